@@ -1,0 +1,91 @@
+# tinytrace - build, test and benchmark.  `make demo` first, `make test` to check everything.
+#
+#   make            build the examples (build/examples/*)
+#   make demo       build and run the example a newcomer should see first
+#   make test       header compile matrix + the suite built 3 ways (gcc C99, clang C11, g++ C++17)
+#                   and once under AddressSanitizer + UBSan; ends with "N passed, N failed"
+#   make test-quick the suite once, gcc C99 (TEST_FILES=tests/test_x.c limits it; BUILD=dir)
+#   make bench      small benchmarks (never part of test)
+#   make clean      remove build/
+
+CC      ?= cc
+GCC     ?= gcc
+CLANG   ?= clang
+CXX     ?= g++
+BUILD   ?= build
+WARN    := -Wall -Wextra -Wpedantic -Werror
+OPT     := -O2 -g
+LIBS    := -lm -lpthread
+
+TEST_FILES ?= $(filter-out tests/test_main.c,$(wildcard tests/test_*.c))
+TEST_SRCS   = tests/test_main.c tests/tt_impl.c $(TEST_FILES)
+EXAMPLES    = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
+SANITIZE   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+.PHONY: all demo test test-quick compile-matrix examples bench clean
+
+all: examples
+
+examples: $(EXAMPLES)
+
+$(BUILD)/examples/%: examples/%.c tinytrace.h
+	@mkdir -p $(dir $@)
+	$(GCC) -std=c99 $(WARN) $(OPT) -I. $< -o $@ $(LIBS)
+
+# The model a newcomer should see first: built from eager ops, its results printed and checked.
+demo: $(BUILD)/examples/01_demo_model
+	./$(BUILD)/examples/01_demo_model
+
+# The list of test groups, found in the test files (see tests/test_main.c).
+$(BUILD)/groups.inc: $(TEST_FILES)
+	@mkdir -p $(BUILD)
+	@{ printf '#define TT_TEST_GROUPS'; for f in $(TEST_FILES); do \
+	   sed -n 's/^TT_TEST_GROUP(\([A-Za-z0-9_]*\)).*/ X(\1)/p' $$f | tr -d '\n'; done; echo; } > $@
+
+# One test binary per language mode and compiler; every file of the suite is C99 and C++17.
+$(BUILD)/test_c99: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+	$(GCC) -std=c99 $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
+$(BUILD)/test_c11_clang: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+	$(CLANG) -std=c11 $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
+$(BUILD)/test_cpp17: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+	$(CXX) -std=c++17 -x c++ $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
+$(BUILD)/test_asan: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+	$(CLANG) -std=c11 $(WARN) -O1 -g $(SANITIZE) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
+
+# The header alone, every compiler and mode, plus the firmware switches.
+compile-matrix:
+	@mkdir -p $(BUILD)
+	$(GCC)   -std=c99   $(WARN) -c tests/compile_c.c -o $(BUILD)/cm_gcc_c99.o
+	$(GCC)   -std=c11   $(WARN) -c tests/compile_c.c -o $(BUILD)/cm_gcc_c11.o
+	$(CLANG) -std=c99   $(WARN) -c tests/compile_c.c -o $(BUILD)/cm_clang_c99.o
+	$(CLANG) -std=c11   $(WARN) -c tests/compile_c.c -o $(BUILD)/cm_clang_c11.o
+	$(CXX)   -std=c++17 $(WARN) -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_cpp17.o
+	clang++  -std=c++17 $(WARN) -x c++ -c tests/compile_c.c -o $(BUILD)/cm_clangxx_cpp17.o
+	$(GCC)   -std=c99   $(WARN) -DTT_STATIC -c tests/compile_c.c -o $(BUILD)/cm_static.o
+	$(GCC)   -std=c99   $(WARN) -O2 tests/test_firmware.c -o $(BUILD)/test_firmware -lm
+	./$(BUILD)/test_firmware
+	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)$$'; then \
+	   echo "firmware build references malloc, stdio or pthreads"; exit 1; fi
+
+test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_asan examples
+	./$(BUILD)/test_c99 > $(BUILD)/test_c99.log || { cat $(BUILD)/test_c99.log; exit 1; }
+	@tail -n 1 $(BUILD)/test_c99.log
+	./$(BUILD)/test_c11_clang > $(BUILD)/test_c11.log || { cat $(BUILD)/test_c11.log; exit 1; }
+	@tail -n 1 $(BUILD)/test_c11.log
+	./$(BUILD)/test_cpp17 > $(BUILD)/test_cpp17.log || { cat $(BUILD)/test_cpp17.log; exit 1; }
+	@tail -n 1 $(BUILD)/test_cpp17.log
+	@for e in $(EXAMPLES); do echo "running $$e"; ./$$e > /dev/null || exit 1; done
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/test_asan
+
+test-quick: $(BUILD)/test_c99
+	./$(BUILD)/test_c99
+
+bench: $(BUILD)/bench_eager
+	./$(BUILD)/bench_eager
+
+$(BUILD)/bench_eager: bench/bench_eager.c tinytrace.h
+	@mkdir -p $(BUILD)
+	$(GCC) -std=c99 $(WARN) -O2 -march=native -I. $< -o $@ $(LIBS)
+
+clean:
+	rm -rf build build-*
