@@ -1672,11 +1672,13 @@ static tt_tensor *tt__copy_as(tt_ctx *ctx, const char *op, tt_tensor *x, tt_dtyp
 
 /* x itself when it is f32, else a contiguous f32 copy: kernels compute in f32 only. */
 static tt_tensor *tt__as_f32(tt_ctx *ctx, const char *op, tt_tensor *x) {
+    if (!x) return NULL;
     return x->dtype == TT_F32 ? x : tt__copy_as(ctx, op, x, TT_F32);
 }
 
 /* x itself when contiguous f32, else a contiguous f32 copy: for kernels that index rows. */
 static tt_tensor *tt__contiguous_f32(tt_ctx *ctx, const char *op, tt_tensor *x) {
+    if (!x) return NULL;
     return (x->dtype == TT_F32 && tt_is_contiguous(x)) ? x : tt__copy_as(ctx, op, x, TT_F32);
 }
 
@@ -1996,3 +1998,1283 @@ TT_API tt_tensor *tt_cast(tt_ctx *ctx, tt_tensor *x, tt_dtype dtype) {
     return tt__copy_as(ctx, "tt_cast", x, dtype);
 }
 
+/* ==========================================================================
+ * >>reduce   sum, mean, max, min, prod, var, argmax/argmin, softmax, norms
+ *
+ * Every reduction first moves the reduced axes to the end (a permuted view) and makes
+ * that contiguous, so the work is M rows of K values: output m reduces row m. Rows are
+ * summed in double in a fixed order, so results do not depend on how rows are split.
+ * ========================================================================== */
+typedef enum tt__reduce_op {
+    TT__R_SUM, TT__R_MEAN, TT__R_MAX, TT__R_MIN, TT__R_PROD, TT__R_VAR, TT__R_STD,
+    TT__R_ARGMAX, TT__R_ARGMIN
+} tt__reduce_op;
+
+/* Marks the reduced axes in mask; NULL/0 axes means all. False (with an error) if invalid. */
+static bool tt__reduce_mask(tt_ctx *ctx, const char *op, const tt_tensor *x, const int *axes, int n_axes, bool *mask) {
+    int i;
+    for (i = 0; i < TT_MAX_DIMS; i++) mask[i] = (axes == NULL || n_axes == 0);
+    if (axes == NULL || n_axes == 0) return true;
+    if (n_axes < 0 || n_axes > x->ndim) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: %d axes given for a tensor of shape %S", op, n_axes, x);
+        return false;
+    }
+    for (i = 0; i < n_axes; i++) {
+        int a = tt__axis(axes[i], x->ndim);
+        if (a < 0 || mask[a]) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is %s for shape %S", op, axes[i],
+                     a < 0 ? "out of range" : "repeated", x);
+            return false;
+        }
+        mask[a] = true;
+    }
+    return true;
+}
+
+/* x with the masked axes moved last, contiguous f32: M rows of K elements. */
+static tt_tensor *tt__rows_last(tt_ctx *ctx, const char *op, tt_tensor *x, const bool *mask, int64_t *K) {
+    int perm[TT_MAX_DIMS], n = 0, d;
+    tt_tensor *v;
+    *K = 1;
+    for (d = 0; d < x->ndim; d++) if (!mask[d]) perm[n++] = d;
+    for (d = 0; d < x->ndim; d++) if (mask[d]) { perm[n++] = d; *K *= x->shape[d]; }
+    v = tt__permute(ctx, op, x, perm);
+    return v ? tt__contiguous_f32(ctx, op, v) : NULL;
+}
+
+/* Reduces one contiguous row of K values. */
+static double tt__reduce_row(tt__reduce_op op, const float *x, int64_t K, int correction) {
+    double acc = 0, mean;
+    int64_t i, best = 0;
+    switch (op) {
+    case TT__R_SUM:  for (i = 0; i < K; i++) acc += x[i]; return acc;
+    case TT__R_MEAN: for (i = 0; i < K; i++) acc += x[i]; return acc / (double)K;
+    case TT__R_PROD: acc = 1; for (i = 0; i < K; i++) acc *= x[i]; return acc;
+    case TT__R_MAX:  acc = x[0]; for (i = 1; i < K; i++) acc = tt__maxf((float)acc, x[i]); return acc;
+    case TT__R_MIN:  acc = x[0]; for (i = 1; i < K; i++) acc = tt__minf((float)acc, x[i]); return acc;
+    case TT__R_VAR: case TT__R_STD:
+        for (i = 0; i < K; i++) acc += x[i];
+        mean = acc / (double)K;
+        acc = 0;
+        for (i = 0; i < K; i++) acc += ((double)x[i] - mean) * ((double)x[i] - mean);
+        acc /= (double)(K - correction);
+        return op == TT__R_STD ? sqrt(acc) : acc;
+    case TT__R_ARGMAX:                               /* first maximum; NaN counts as the largest */
+        for (i = 1; i < K; i++)
+            if (x[best] == x[best] && (x[i] > x[best] || x[i] != x[i])) best = i;
+        return (double)best;
+    case TT__R_ARGMIN:
+        for (i = 1; i < K; i++)
+            if (x[best] == x[best] && (x[i] < x[best] || x[i] != x[i])) best = i;
+        return (double)best;
+    }
+    return 0;
+}
+
+static tt_tensor *tt__reduce(tt_ctx *ctx, const char *op, tt__reduce_op kind, tt_tensor *x,
+                             const int *axes, int n_axes, bool keepdim, int correction) {
+    bool mask[TT_MAX_DIMS];
+    int64_t shape[TT_MAX_DIMS], K = 1, m, M;
+    int ndim = 0, d;
+    bool arg = kind == TT__R_ARGMAX || kind == TT__R_ARGMIN;
+    tt_tensor *out, *rows;
+    tt_scope scope;
+    if (!ctx || !x) return NULL;
+    if (!tt__reduce_mask(ctx, op, x, axes, n_axes, mask)) return NULL;
+    for (d = 0; d < x->ndim; d++) {
+        if (mask[d]) { K *= x->shape[d]; if (keepdim) shape[ndim++] = 1; }
+        else shape[ndim++] = x->shape[d];
+    }
+    if (K == 0 && (kind == TT__R_MAX || kind == TT__R_MIN || arg))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot reduce an empty axis of %S (no identity)", op, x);
+    out = tt__new(ctx, op, arg ? TT_I32 : TT_F32, ndim, shape);
+    if (!out) return NULL;
+    M = out->numel;
+    scope = tt_scope_begin(ctx);
+    rows = K > 0 ? tt__rows_last(ctx, op, x, mask, &K) : NULL;
+    if (K > 0 && !rows) { tt_scope_end(ctx, scope); return NULL; }
+    for (m = 0; m < M; m++) {
+        double v;
+        if (K == 0) v = kind == TT__R_PROD ? 1.0 : kind == TT__R_SUM ? 0.0 : NAN;
+        else v = tt__reduce_row(kind, (const float *)tt_data(rows) + m * K, K, correction);
+        if (arg) ((int32_t *)out->data)[m] = (int32_t)v;
+        else ((float *)out->data)[m] = (float)v;
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+TT_API tt_tensor *tt_sum(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim) {
+    return tt__reduce(ctx, "tt_sum", TT__R_SUM, x, axes, n_axes, keepdim, 0);
+}
+TT_API tt_tensor *tt_mean(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim) {
+    return tt__reduce(ctx, "tt_mean", TT__R_MEAN, x, axes, n_axes, keepdim, 0);
+}
+TT_API tt_tensor *tt_max(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim) {
+    return tt__reduce(ctx, "tt_max", TT__R_MAX, x, axes, n_axes, keepdim, 0);
+}
+TT_API tt_tensor *tt_min(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim) {
+    return tt__reduce(ctx, "tt_min", TT__R_MIN, x, axes, n_axes, keepdim, 0);
+}
+TT_API tt_tensor *tt_prod(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim) {
+    return tt__reduce(ctx, "tt_prod", TT__R_PROD, x, axes, n_axes, keepdim, 0);
+}
+TT_API tt_tensor *tt_var(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, int correction, bool keepdim) {
+    if (ctx && x && correction < 0)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_var: correction is %d, expected >= 0", correction);
+    return tt__reduce(ctx, "tt_var", TT__R_VAR, x, axes, n_axes, keepdim, correction);
+}
+TT_API tt_tensor *tt_std(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, int correction, bool keepdim) {
+    if (ctx && x && correction < 0)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_std: correction is %d, expected >= 0", correction);
+    return tt__reduce(ctx, "tt_std", TT__R_STD, x, axes, n_axes, keepdim, correction);
+}
+
+static tt_tensor *tt__arg_reduce(tt_ctx *ctx, const char *op, tt__reduce_op kind, tt_tensor *x, int axis, bool keepdim) {
+    if (!ctx || !x) return NULL;
+    if (x->ndim == 0) return tt__reduce(ctx, op, kind, x, NULL, 0, keepdim, 0);    /* a scalar: index 0 */
+    if (tt__axis(axis, x->ndim) < 0)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
+    if (x->shape[tt__axis(axis, x->ndim)] == 0)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: axis %d of %S is empty", op, axis, x);
+    return tt__reduce(ctx, op, kind, x, &axis, 1, keepdim, 0);
+}
+TT_API tt_tensor *tt_argmax(tt_ctx *ctx, tt_tensor *x, int axis, bool keepdim) {
+    return tt__arg_reduce(ctx, "tt_argmax", TT__R_ARGMAX, x, axis, keepdim);
+}
+TT_API tt_tensor *tt_argmin(tt_ctx *ctx, tt_tensor *x, int axis, bool keepdim) {
+    return tt__arg_reduce(ctx, "tt_argmin", TT__R_ARGMIN, x, axis, keepdim);
+}
+
+/* Softmax (or log-softmax) of one contiguous row, max subtracted first for stability. */
+static void tt__softmax_row(float *y, const float *x, int64_t K, bool log_form) {
+    float mx = -INFINITY;
+    double sum = 0;
+    int64_t i;
+    for (i = 0; i < K; i++) mx = tt__maxf(mx, x[i]);
+    for (i = 0; i < K; i++) sum += (double)expf(x[i] - mx);
+    if (log_form) {
+        float lse = mx + (float)log(sum);
+        for (i = 0; i < K; i++) y[i] = x[i] - lse;
+    } else {
+        double inv = 1.0 / sum;
+        for (i = 0; i < K; i++) y[i] = (float)((double)expf(x[i] - mx) * inv);
+    }
+}
+
+static tt_tensor *tt__softmax(tt_ctx *ctx, const char *op, tt_tensor *x, int axis, bool log_form) {
+    int a, last;
+    int64_t K, m;
+    tt_tensor *out, *rows, *res, *out_view;
+    tt_scope scope;
+    if (!ctx || !x) return NULL;
+    a = tt__axis(axis, x->ndim > 0 ? x->ndim : 1);
+    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
+    out = tt__new(ctx, op, TT_F32, x->ndim, x->shape);
+    if (!out || out->numel == 0) return out;
+    if (x->ndim == 0) { ((float *)out->data)[0] = log_form ? 0.0f : 1.0f; return out; }
+    last = x->ndim - 1;
+    scope = tt_scope_begin(ctx);
+    rows = tt__contiguous_f32(ctx, op, tt__transpose(ctx, op, x, a, last));
+    out_view = tt__transpose(ctx, op, out, a, last);
+    res = (rows && out_view) ? (a == last ? out : tt__new(ctx, op, TT_F32, out_view->ndim, out_view->shape)) : NULL;
+    if (!res) { tt_scope_end(ctx, scope); return NULL; }
+    K = x->shape[a];
+    for (m = 0; m < x->numel / K; m++)
+        tt__softmax_row((float *)res->data + m * K, (const float *)tt_data(rows) + m * K, K, log_form);
+    if (res != out) tt__copy_into(out_view, res);
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+TT_API tt_tensor *tt_softmax(tt_ctx *ctx, tt_tensor *x, int axis) { return tt__softmax(ctx, "tt_softmax", x, axis, false); }
+TT_API tt_tensor *tt_log_softmax(tt_ctx *ctx, tt_tensor *x, int axis) { return tt__softmax(ctx, "tt_log_softmax", x, axis, true); }
+
+/* ---- normalization ---------------------------------------------------------- */
+
+/* True when p is NULL or has exactly the shape of x's axes from..ndim-1 (an error otherwise). */
+static bool tt__check_param(tt_ctx *ctx, const char *op, const char *what, const tt_tensor *p,
+                            const tt_tensor *x, int from) {
+    int d;
+    bool ok;
+    if (!p) return true;
+    ok = p->ndim == x->ndim - from;
+    for (d = 0; ok && d < p->ndim; d++) ok = p->shape[d] == x->shape[from + d];
+    if (!ok) tt__fail(ctx, TT_ERR_SHAPE, "%s: %s has shape %S, expected the last %d axes of x %S",
+                      op, what, p, x->ndim - from, x);
+    return ok;
+}
+
+/* p as contiguous f32 data, or NULL when p is NULL; *failed is set on allocation failure. */
+static const float *tt__param_data(tt_ctx *ctx, const char *op, tt_tensor *p, bool *failed) {
+    tt_tensor *c;
+    if (!p) return NULL;
+    c = tt__contiguous_f32(ctx, op, p);
+    if (!c) { *failed = true; return NULL; }
+    return (const float *)tt_data(c);
+}
+
+/* Mean and 1/sqrt(var + eps) of n values (biased variance), in double. */
+static void tt__moments(const float *x, int64_t n, double eps, double *mean, double *inv_std) {
+    double s = 0, v = 0;
+    int64_t i;
+    for (i = 0; i < n; i++) s += x[i];
+    *mean = s / (double)n;
+    for (i = 0; i < n; i++) v += ((double)x[i] - *mean) * ((double)x[i] - *mean);
+    *inv_std = 1.0 / sqrt(v / (double)n + eps);
+}
+
+/* Shared by layer_norm and rms_norm: normalize rows of K = prod(last n_dims axes). */
+static tt_tensor *tt__row_norm(tt_ctx *ctx, const char *op, tt_tensor *x, int n_dims, tt_tensor *weight,
+                               tt_tensor *bias, float eps, bool rms) {
+    int64_t K = 1, m, i;
+    int d;
+    bool failed = false;
+    const float *w, *b, *xd;
+    tt_tensor *out, *xc;
+    tt_scope scope;
+    if (!ctx || !x) return NULL;
+    if (n_dims < 1 || n_dims > x->ndim)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: n_dims is %d, expected 1..%d for x %S", op, n_dims, x->ndim, x);
+    if (!tt__check_param(ctx, op, "weight", weight, x, x->ndim - n_dims) ||
+        !tt__check_param(ctx, op, "bias", bias, x, x->ndim - n_dims)) return NULL;
+    for (d = x->ndim - n_dims; d < x->ndim; d++) K *= x->shape[d];
+    out = tt__new(ctx, op, TT_F32, x->ndim, x->shape);
+    if (!out || K == 0) return out;
+    scope = tt_scope_begin(ctx);
+    xc = tt__contiguous_f32(ctx, op, x);
+    w = tt__param_data(ctx, op, weight, &failed);
+    b = tt__param_data(ctx, op, bias, &failed);
+    if (!xc || failed) { tt_scope_end(ctx, scope); return NULL; }
+    xd = (const float *)tt_data(xc);
+    for (m = 0; m < x->numel / K; m++) {
+        const float *row = xd + m * K;
+        float *y = (float *)out->data + m * K;
+        double mean = 0, inv;
+        if (rms) {
+            double ss = 0;
+            for (i = 0; i < K; i++) ss += (double)row[i] * row[i];
+            inv = 1.0 / sqrt(ss / (double)K + eps);
+        } else {
+            tt__moments(row, K, eps, &mean, &inv);
+        }
+        for (i = 0; i < K; i++) {
+            double v = ((double)row[i] - mean) * inv;
+            if (w) v *= w[i];
+            if (b) v += b[i];
+            y[i] = (float)v;
+        }
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+TT_API tt_tensor *tt_layer_norm(tt_ctx *ctx, tt_tensor *x, int n_dims, tt_tensor *weight, tt_tensor *bias, float eps) {
+    return tt__row_norm(ctx, "tt_layer_norm", x, n_dims, weight, bias, eps, false);
+}
+TT_API tt_tensor *tt_rms_norm(tt_ctx *ctx, tt_tensor *x, int n_dims, tt_tensor *weight, float eps) {
+    return tt__row_norm(ctx, "tt_rms_norm", x, n_dims, weight, NULL, eps, true);
+}
+
+/* True when p is NULL or a 1-D tensor of C elements (an error otherwise). */
+static bool tt__check_channels(tt_ctx *ctx, const char *op, const char *what, const tt_tensor *p, const tt_tensor *x) {
+    if (!p || (p->ndim == 1 && p->shape[0] == x->shape[1])) return true;
+    tt__fail(ctx, TT_ERR_SHAPE, "%s: %s has shape %S, expected [%D] (the channels of x %S)", op, what, p, x->shape[1], x);
+    return false;
+}
+
+TT_API tt_tensor *tt_batch_norm(tt_ctx *ctx, tt_tensor *x, tt_tensor *mean, tt_tensor *var,
+                                tt_tensor *weight, tt_tensor *bias, float eps) {
+    const char *op = "tt_batch_norm";
+    int64_t N, C, S, n, c, i;
+    bool failed = false;
+    const float *mu, *va, *w, *b, *xd;
+    tt_tensor *out, *xc;
+    tt_scope scope;
+    if (!ctx || !x || !mean || !var) return NULL;
+    if (x->ndim < 2) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x has shape %S, expected [N,C,...]", op, x);
+    if (!tt__check_channels(ctx, op, "running mean", mean, x) || !tt__check_channels(ctx, op, "running var", var, x) ||
+        !tt__check_channels(ctx, op, "weight", weight, x) || !tt__check_channels(ctx, op, "bias", bias, x)) return NULL;
+    N = x->shape[0]; C = x->shape[1];
+    out = tt__new(ctx, op, TT_F32, x->ndim, x->shape);
+    if (!out || out->numel == 0) return out;
+    S = x->numel / (N * C);
+    scope = tt_scope_begin(ctx);
+    xc = tt__contiguous_f32(ctx, op, x);
+    mu = tt__param_data(ctx, op, mean, &failed);
+    va = tt__param_data(ctx, op, var, &failed);
+    w = tt__param_data(ctx, op, weight, &failed);
+    b = tt__param_data(ctx, op, bias, &failed);
+    if (!xc || failed) { tt_scope_end(ctx, scope); return NULL; }
+    xd = (const float *)tt_data(xc);
+    for (n = 0; n < N; n++) {
+        for (c = 0; c < C; c++) {
+            double inv = 1.0 / sqrt((double)va[c] + eps), m = mu[c];
+            double scale = w ? inv * w[c] : inv, shift = b ? b[c] : 0.0;
+            const float *src = xd + (n * C + c) * S;
+            float *dst = (float *)out->data + (n * C + c) * S;
+            for (i = 0; i < S; i++) dst[i] = (float)(((double)src[i] - m) * scale + shift);
+        }
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+TT_API tt_tensor *tt_group_norm(tt_ctx *ctx, tt_tensor *x, int groups, tt_tensor *weight, tt_tensor *bias, float eps) {
+    const char *op = "tt_group_norm";
+    int64_t N, C, S, G, n, g, c, i;
+    bool failed = false;
+    const float *w, *b, *xd;
+    tt_tensor *out, *xc;
+    tt_scope scope;
+    if (!ctx || !x) return NULL;
+    if (x->ndim < 2) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x has shape %S, expected [N,C,...]", op, x);
+    if (groups < 1 || x->shape[1] % groups != 0)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: %d groups do not divide the %D channels of x %S",
+                                     op, groups, x->shape[1], x);
+    if (!tt__check_channels(ctx, op, "weight", weight, x) || !tt__check_channels(ctx, op, "bias", bias, x)) return NULL;
+    N = x->shape[0]; C = x->shape[1]; G = groups;
+    out = tt__new(ctx, op, TT_F32, x->ndim, x->shape);
+    if (!out || out->numel == 0) return out;
+    S = x->numel / (N * C);
+    scope = tt_scope_begin(ctx);
+    xc = tt__contiguous_f32(ctx, op, x);
+    w = tt__param_data(ctx, op, weight, &failed);
+    b = tt__param_data(ctx, op, bias, &failed);
+    if (!xc || failed) { tt_scope_end(ctx, scope); return NULL; }
+    xd = (const float *)tt_data(xc);
+    for (n = 0; n < N; n++) {
+        for (g = 0; g < G; g++) {
+            int64_t cg = C / G, base = (n * C + g * cg) * S;
+            double mean, inv;
+            tt__moments(xd + base, cg * S, eps, &mean, &inv);
+            for (c = 0; c < cg; c++) {
+                int64_t ch = g * cg + c;
+                double scale = w ? inv * w[ch] : inv, shift = b ? b[ch] : 0.0;
+                for (i = 0; i < S; i++) {
+                    int64_t k = base + c * S + i;
+                    ((float *)out->data)[k] = (float)(((double)xd[k] - mean) * scale + shift);
+                }
+            }
+        }
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+/* ==========================================================================
+ * >>linalg   matmul (torch.matmul semantics), linear
+ *
+ * One scalar GEMM serves matmul, linear and convolution. It has two inner loops: when
+ * B's rows are contiguous, C's row i accumulates a[i,k]*B[k,:] (k blocked so the block of
+ * B stays in L2); when A's rows and B's columns are contiguous, each C[i,j] is a dot
+ * product. Callers make an operand contiguous when neither layout applies.
+ * ========================================================================== */
+#define TT__GEMM_KC 128           /* rows of B per block: 128 x N floats stay in L2 for N <= 4096 */
+
+/* Dot product with 8 independent partial sums (vectorizable without reassociation). */
+static float tt__dot(const float *a, const float *b, int64_t n) {
+    float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int64_t i = 0;
+    int l;
+    for (; i + 8 <= n; i += 8)
+        for (l = 0; l < 8; l++) s[l] += a[i + l] * b[i + l];
+    for (; i < n; i++) s[0] += a[i] * b[i];
+    return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
+/* True when tt__gemm has a fast loop for these strides. */
+static bool tt__gemm_layout_ok(int64_t sak, int64_t sbk, int64_t sbn) {
+    return sbn == 1 || (sak == 1 && sbk == 1);
+}
+
+/* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn]. */
+static void tt__gemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                     const float *B, int64_t sbk, int64_t sbn, float *C) {
+    int64_t i, j, k, k0;
+    if (sbn == 1) {
+        for (i = 0; i < M * N; i++) C[i] = 0.0f;
+        for (k0 = 0; k0 < K; k0 += TT__GEMM_KC) {
+            int64_t k1 = tt__min64(K, k0 + TT__GEMM_KC);
+            for (i = 0; i < M; i++) {
+                float *c = C + i * N;
+                for (k = k0; k < k1; k++) {
+                    float aik = A[i * sam + k * sak];
+                    const float *b = B + k * sbk;
+                    for (j = 0; j < N; j++) c[j] += aik * b[j];
+                }
+            }
+        }
+        return;
+    }
+    TT_ASSERT(sak == 1 && sbk == 1);
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) C[i * N + j] = tt__dot(A + i * sam, B + j * sbn, K);
+}
+
+TT_API tt_tensor *tt_matmul(tt_ctx *ctx, tt_tensor *a, tt_tensor *b) {
+    const char *op = "tt_matmul";
+    int64_t bshape[TT_MAX_DIMS], oshape[TT_MAX_DIMS], sa[TT_MAX_DIMS], sb[TT_MAX_DIMS];
+    int64_t M, K, N, nbatch = 1, bi;
+    int nb, an, bn, d, on = 0;
+    tt_tensor *out, *a2, *b2;
+    tt_scope scope;
+    if (!ctx || !a || !b) return NULL;
+    if (a->ndim == 0 || b->ndim == 0)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: operands need at least 1 dimension: a is %S, b is %S", op, a, b);
+    scope = tt_scope_begin(ctx);                       /* the 2-D views below are temporary */
+    a2 = a->ndim == 1 ? tt__unsqueeze(ctx, op, a, 0) : a;
+    b2 = b->ndim == 1 ? tt__unsqueeze(ctx, op, b, 1) : b;
+    if (!a2 || !b2) { tt_scope_end(ctx, scope); return NULL; }
+    an = a2->ndim; bn = b2->ndim;
+    M = a2->shape[an - 2]; K = a2->shape[an - 1]; N = b2->shape[bn - 1];
+    if (b2->shape[bn - 2] != K) {
+        tt_scope_end(ctx, scope);
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: inner dimensions differ: a is %S, b is %S", op, a, b);
+    }
+    if (!tt__broadcast_shape(an - 2, a2->shape, bn - 2, b2->shape, &nb, bshape)) {
+        tt_scope_end(ctx, scope);
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: batch dimensions do not broadcast: a is %S, b is %S", op, a, b);
+    }
+    tt_scope_end(ctx, scope);
+    for (d = 0; d < nb; d++) { oshape[on++] = bshape[d]; nbatch *= bshape[d]; }
+    if (a->ndim > 1) oshape[on++] = M;
+    if (b->ndim > 1) oshape[on++] = N;
+    out = tt__new(ctx, op, TT_F32, on, oshape);
+    if (!out) return NULL;
+    scope = tt_scope_begin(ctx);
+    a2 = tt__as_f32(ctx, op, a->ndim == 1 ? tt__unsqueeze(ctx, op, a, 0) : a);
+    b2 = tt__as_f32(ctx, op, b->ndim == 1 ? tt__unsqueeze(ctx, op, b, 1) : b);
+    if (b2 && !tt__gemm_layout_ok(a2 ? a2->stride[an - 1] : 1, b2->stride[bn - 2], b2->stride[bn - 1]))
+        b2 = tt__copy_as(ctx, op, b2, TT_F32);         /* contiguous B: rows of B are contiguous */
+    if (!a2 || !b2) { tt_scope_end(ctx, scope); return NULL; }
+    for (d = 0; d < nb; d++) {                         /* batch strides, 0 where broadcast */
+        int ad = d - (nb - (an - 2)), bd = d - (nb - (bn - 2));
+        sa[d] = (ad < 0 || a2->shape[ad] != bshape[d]) ? 0 : a2->stride[ad];
+        sb[d] = (bd < 0 || b2->shape[bd] != bshape[d]) ? 0 : b2->stride[bd];
+    }
+    for (bi = 0; bi < nbatch; bi++) {
+        int64_t rest = bi, oa = a2->offset, ob = b2->offset;
+        for (d = nb - 1; d >= 0; d--) {
+            int64_t i = rest % bshape[d];
+            rest /= bshape[d];
+            oa += i * sa[d];
+            ob += i * sb[d];
+        }
+        tt__gemm(M, N, K, (const float *)a2->data + oa, a2->stride[an - 2], a2->stride[an - 1],
+                 (const float *)b2->data + ob, b2->stride[bn - 2], b2->stride[bn - 1],
+                 (float *)out->data + bi * M * N);
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+/* Adds bias[j] to column j of the M x N rows of y (bias may be NULL). */
+static void tt__add_bias_rows(float *y, const float *bias, int64_t M, int64_t N) {
+    int64_t i, j;
+    if (!bias) return;
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) y[i * N + j] += bias[j];
+}
+
+TT_API tt_tensor *tt_linear(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias) {
+    const char *op = "tt_linear";
+    int64_t shape[TT_MAX_DIMS], in, outf, M;
+    int d;
+    bool failed = false;
+    const float *bd;
+    tt_tensor *out, *xc, *w;
+    tt_scope scope;
+    if (!ctx || !x || !weight) return NULL;
+    if (weight->ndim != 2 || x->ndim < 1 || x->shape[x->ndim - 1] != weight->shape[1])
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x %S does not fit weight %S: expected x [...,in] and "
+                                     "weight [out,in]", op, x, weight);
+    in = weight->shape[1]; outf = weight->shape[0];
+    if (bias && (bias->ndim != 1 || bias->shape[0] != outf))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: bias has shape %S, expected [%D] for weight %S", op, bias, outf, weight);
+    for (d = 0; d < x->ndim - 1; d++) shape[d] = x->shape[d];
+    shape[x->ndim - 1] = outf;
+    out = tt__new(ctx, op, TT_F32, x->ndim, shape);
+    if (!out || out->numel == 0) return out;
+    M = out->numel / outf;
+    scope = tt_scope_begin(ctx);
+    xc = tt__contiguous_f32(ctx, op, x);
+    w = tt__as_f32(ctx, op, weight);                     /* B(k,j) = weight[j,k] */
+    if (w && !tt__gemm_layout_ok(1, w->stride[1], w->stride[0])) w = tt__copy_as(ctx, op, w, TT_F32);
+    bd = tt__param_data(ctx, op, bias, &failed);
+    if (!xc || !w || failed) { tt_scope_end(ctx, scope); return NULL; }
+    tt__gemm(M, outf, in, (const float *)tt_data(xc), in, 1, (const float *)w->data + w->offset,
+             w->stride[1], w->stride[0], (float *)out->data);
+    tt__add_bias_rows((float *)out->data, bd, M, outf);
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+/* ==========================================================================
+ * >>conv   conv2d/conv1d (im2col + GEMM), pooling, upsampling
+ *
+ * Convolution unrolls, per image and group, every receptive field into a column of a
+ * [Cin/groups*kh*kw, OH*OW] matrix (im2col; zeros where the window hangs over the
+ * padding), then one GEMM with the group's weights gives all output channels. A 1x1
+ * convolution with stride 1 and no padding needs no unrolling: the image is the matrix.
+ * conv1d is conv2d on a height-1 image.
+ * ========================================================================== */
+
+/* Output size of a sliding window, or -1 when the window does not fit. */
+static int64_t tt__out_size(int64_t in, int64_t k, int stride, int pad, int dil) {
+    int64_t span = (int64_t)dil * (k - 1) + 1;
+    if (in + 2 * (int64_t)pad < span) return -1;
+    return (in + 2 * (int64_t)pad - span) / stride + 1;
+}
+
+static void tt__im2col(float *col, const float *x, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,
+                       int64_t OH, int64_t OW, const tt_conv_params *p) {
+    int64_t c, kh, kw, oh, ow;
+    for (c = 0; c < C; c++)
+        for (kh = 0; kh < KH; kh++)
+            for (kw = 0; kw < KW; kw++) {
+                float *dst = col + ((c * KH + kh) * KW + kw) * OH * OW;
+                for (oh = 0; oh < OH; oh++) {
+                    int64_t ih = oh * p->stride[0] - p->padding[0] + kh * p->dilation[0];
+                    float *d = dst + oh * OW;
+                    if (ih < 0 || ih >= H) { for (ow = 0; ow < OW; ow++) d[ow] = 0.0f; continue; }
+                    for (ow = 0; ow < OW; ow++) {
+                        int64_t iw = ow * p->stride[1] - p->padding[1] + kw * p->dilation[1];
+                        d[ow] = (iw >= 0 && iw < W) ? x[(c * H + ih) * W + iw] : 0.0f;
+                    }
+                }
+            }
+}
+
+/* Checks the parameters and shapes of a convolution; fills the output shape. */
+static bool tt__conv_check(tt_ctx *ctx, const char *op, const tt_tensor *x, const tt_tensor *w, const tt_tensor *bias,
+                           const tt_conv_params *p, int64_t *oshape) {
+    int i;
+    int64_t g = p->groups;
+    for (i = 0; i < 2; i++) {
+        if (p->stride[i] < 1 || p->dilation[i] < 1 || p->padding[i] < 0) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: stride %d, padding %d, dilation %d: expected stride >= 1, padding >= 0, "
+                     "dilation >= 1", op, p->stride[i], p->padding[i], p->dilation[i]);
+            return false;
+        }
+    }
+    if (x->ndim != 4 || w->ndim != 4) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S and weight is %S, expected x [N,C,H,W] and weight [O,C/groups,kh,kw]",
+                 op, x, w);
+        return false;
+    }
+    if (g < 1 || x->shape[1] % g != 0 || w->shape[0] % g != 0) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: groups is %d: expected >= 1 and dividing the %D input and %D output channels",
+                 op, p->groups, x->shape[1], w->shape[0]);
+        return false;
+    }
+    if (w->shape[1] != x->shape[1] / g) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: weight %S expects %D input channels per group, x %S has %D (groups %d)",
+                 op, w, w->shape[1], x, x->shape[1] / g, p->groups);
+        return false;
+    }
+    if (bias && (bias->ndim != 1 || bias->shape[0] != w->shape[0])) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: bias has shape %S, expected [%D]", op, bias, w->shape[0]);
+        return false;
+    }
+    oshape[0] = x->shape[0];
+    oshape[1] = w->shape[0];
+    oshape[2] = tt__out_size(x->shape[2], w->shape[2], p->stride[0], p->padding[0], p->dilation[0]);
+    oshape[3] = tt__out_size(x->shape[3], w->shape[3], p->stride[1], p->padding[1], p->dilation[1]);
+    if (oshape[2] < 1 || oshape[3] < 1) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: kernel %S (dilated) does not fit input %S with padding %d,%d",
+                 op, w, x, p->padding[0], p->padding[1]);
+        return false;
+    }
+    return true;
+}
+
+static tt_tensor *tt__conv2d(tt_ctx *ctx, const char *op, tt_tensor *x, tt_tensor *w, tt_tensor *bias,
+                             const tt_conv_params *p) {
+    int64_t os[4], N, C, H, W, O, KH, KW, OH, OW, G, Cg, Og, Kc, n, g;
+    bool direct, failed = false;
+    const float *xd, *wd, *bd;
+    float *col = NULL;
+    tt_tensor *out, *xc, *wc;
+    tt_scope scope;
+    if (!tt__conv_check(ctx, op, x, w, bias, p, os)) return NULL;
+    out = tt__new(ctx, op, TT_F32, 4, os);
+    if (!out || out->numel == 0) return out;
+    N = x->shape[0]; C = x->shape[1]; H = x->shape[2]; W = x->shape[3];
+    O = w->shape[0]; KH = w->shape[2]; KW = w->shape[3]; OH = os[2]; OW = os[3];
+    G = p->groups; Cg = C / G; Og = O / G; Kc = Cg * KH * KW;
+    direct = KH == 1 && KW == 1 && p->stride[0] == 1 && p->stride[1] == 1 && p->padding[0] == 0 && p->padding[1] == 0;
+    scope = tt_scope_begin(ctx);
+    xc = tt__contiguous_f32(ctx, op, x);
+    wc = tt__contiguous_f32(ctx, op, w);
+    bd = tt__param_data(ctx, op, bias, &failed);
+    if (!direct && xc && wc && !failed) col = (float *)tt__alloc(ctx, op, (size_t)(Kc * OH * OW) * sizeof(float));
+    if (!xc || !wc || failed || (!direct && !col)) { tt_scope_end(ctx, scope); return NULL; }
+    xd = (const float *)tt_data(xc);
+    wd = (const float *)tt_data(wc);
+    for (n = 0; n < N; n++) {
+        for (g = 0; g < G; g++) {
+            const float *img = xd + (n * C + g * Cg) * H * W;
+            float *y = (float *)out->data + (n * O + g * Og) * OH * OW;
+            if (!direct) tt__im2col(col, img, Cg, H, W, KH, KW, OH, OW, p);
+            tt__gemm(Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1, y);
+        }
+    }
+    if (bd) {
+        int64_t o, i;
+        for (n = 0; n < N; n++)
+            for (o = 0; o < O; o++) {
+                float *y = (float *)out->data + (n * O + o) * OH * OW;
+                for (i = 0; i < OH * OW; i++) y[i] += bd[o];
+            }
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+TT_API tt_tensor *tt_conv2d_ex(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias, const tt_conv_params *p) {
+    if (!ctx || !x || !weight) return NULL;
+    if (!p) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_conv2d_ex: params are NULL");
+    return tt__conv2d(ctx, "tt_conv2d_ex", x, weight, bias, p);
+}
+
+static tt_conv_params tt__conv_params(int sh, int sw, int ph, int pw, int dh, int dw, int groups) {
+    tt_conv_params p;
+    p.stride[0] = sh; p.stride[1] = sw;
+    p.padding[0] = ph; p.padding[1] = pw;
+    p.dilation[0] = dh; p.dilation[1] = dw;
+    p.groups = groups;
+    return p;
+}
+
+TT_API tt_tensor *tt_conv2d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                            int stride, int padding, int dilation, int groups) {
+    tt_conv_params p = tt__conv_params(stride, stride, padding, padding, dilation, dilation, groups);
+    if (!ctx || !x || !weight) return NULL;
+    return tt__conv2d(ctx, "tt_conv2d", x, weight, bias, &p);
+}
+
+TT_API tt_tensor *tt_conv1d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                            int stride, int padding, int dilation, int groups) {
+    const char *op = "tt_conv1d";
+    tt_conv_params p = tt__conv_params(1, stride, 0, padding, 1, dilation, groups);
+    tt_tensor *x4, *w4, *y;
+    if (!ctx || !x || !weight) return NULL;
+    if (x->ndim != 3 || weight->ndim != 3)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S and weight is %S, expected x [N,C,L] and "
+                                     "weight [O,C/groups,k]", op, x, weight);
+    x4 = tt__unsqueeze(ctx, op, x, 2);                 /* [N,C,1,L] and [O,C/g,1,k] */
+    w4 = tt__unsqueeze(ctx, op, weight, 2);
+    y = (x4 && w4) ? tt__conv2d(ctx, op, x4, w4, bias, &p) : NULL;
+    if (!y) return NULL;
+    y->shape[2] = y->shape[3];                         /* [N,O,1,OL] -> [N,O,OL], still contiguous */
+    y->ndim = 3;
+    tt__set_contiguous_strides(y);
+    tt__update_numel(y);
+    return y;
+}
+
+/* ---- pooling and upsampling (direct loops over contiguous f32 planes) ---------- */
+
+/* Checks a pooling input and its window; fills the output shape and resolves stride. */
+static bool tt__pool_check(tt_ctx *ctx, const char *op, const tt_tensor *x, int kernel, int *stride, int padding,
+                           int64_t *os) {
+    if (x->ndim != 4) { tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected [N,C,H,W]", op, x); return false; }
+    if (*stride == 0) *stride = kernel;
+    if (kernel < 1 || *stride < 1 || padding < 0 || padding > kernel / 2) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: kernel %d, stride %d, padding %d: expected kernel >= 1, stride >= 0 "
+                 "(0 = kernel) and 0 <= padding <= kernel/2", op, kernel, *stride, padding);
+        return false;
+    }
+    os[0] = x->shape[0]; os[1] = x->shape[1];
+    os[2] = tt__out_size(x->shape[2], kernel, *stride, padding, 1);
+    os[3] = tt__out_size(x->shape[3], kernel, *stride, padding, 1);
+    if (os[2] < 1 || os[3] < 1) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: a %dx%d window does not fit input %S with padding %d", op, kernel, kernel, x, padding);
+        return false;
+    }
+    return true;
+}
+
+static tt_tensor *tt__pool2d(tt_ctx *ctx, const char *op, tt_tensor *x, int kernel, int stride, int padding, bool is_max) {
+    int64_t os[4], H, W, OH, OW, plane, oh, ow, i, j;
+    tt_tensor *out, *xc;
+    tt_scope scope;
+    if (!ctx || !x) return NULL;
+    if (!tt__pool_check(ctx, op, x, kernel, &stride, padding, os)) return NULL;
+    out = tt__new(ctx, op, TT_F32, 4, os);
+    if (!out || out->numel == 0) return out;
+    H = x->shape[2]; W = x->shape[3]; OH = os[2]; OW = os[3];
+    scope = tt_scope_begin(ctx);
+    xc = tt__contiguous_f32(ctx, op, x);
+    if (!xc) { tt_scope_end(ctx, scope); return NULL; }
+    for (plane = 0; plane < os[0] * os[1]; plane++) {
+        const float *src = (const float *)tt_data(xc) + plane * H * W;
+        float *dst = (float *)out->data + plane * OH * OW;
+        for (oh = 0; oh < OH; oh++)
+            for (ow = 0; ow < OW; ow++) {
+                int64_t h0 = oh * stride - padding, w0 = ow * stride - padding;
+                float m = -INFINITY;
+                double s = 0;
+                for (i = tt__max64(h0, 0); i < tt__min64(h0 + kernel, H); i++)
+                    for (j = tt__max64(w0, 0); j < tt__min64(w0 + kernel, W); j++) {
+                        m = tt__maxf(m, src[i * W + j]);
+                        s += src[i * W + j];
+                    }
+                dst[oh * OW + ow] = is_max ? m : (float)(s / ((double)kernel * kernel));  /* padding counts */
+            }
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+TT_API tt_tensor *tt_max_pool2d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding) {
+    return tt__pool2d(ctx, "tt_max_pool2d", x, kernel, stride, padding, true);
+}
+TT_API tt_tensor *tt_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding) {
+    return tt__pool2d(ctx, "tt_avg_pool2d", x, kernel, stride, padding, false);
+}
+
+/* Shared by adaptive pooling and upsampling: checks x and the requested output size. */
+static tt_tensor *tt__resize_out(tt_ctx *ctx, const char *op, const tt_tensor *x, int64_t oh, int64_t ow, bool need_input) {
+    int64_t os[4];
+    if (x->ndim != 4) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected [N,C,H,W]", op, x);
+    if (oh < 1 || ow < 1 || (need_input && (x->shape[2] < 1 || x->shape[3] < 1)))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: output size %Dx%D for input %S: expected sizes >= 1 and a "
+                                     "non-empty input", op, oh, ow, x);
+    os[0] = x->shape[0]; os[1] = x->shape[1]; os[2] = oh; os[3] = ow;
+    return tt__new(ctx, op, TT_F32, 4, os);
+}
+
+TT_API tt_tensor *tt_adaptive_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w) {
+    const char *op = "tt_adaptive_avg_pool2d";
+    int64_t H, W, plane, oh, ow, i, j;
+    tt_tensor *out, *xc;
+    tt_scope scope;
+    if (!ctx || !x) return NULL;
+    out = tt__resize_out(ctx, op, x, out_h, out_w, true);
+    if (!out || out->numel == 0) return out;
+    H = x->shape[2]; W = x->shape[3];
+    scope = tt_scope_begin(ctx);
+    xc = tt__contiguous_f32(ctx, op, x);
+    if (!xc) { tt_scope_end(ctx, scope); return NULL; }
+    for (plane = 0; plane < x->shape[0] * x->shape[1]; plane++) {
+        const float *src = (const float *)tt_data(xc) + plane * H * W;
+        float *dst = (float *)out->data + plane * out_h * out_w;
+        for (oh = 0; oh < out_h; oh++) {
+            int64_t h0 = oh * H / out_h, h1 = ((oh + 1) * H + out_h - 1) / out_h;
+            for (ow = 0; ow < out_w; ow++) {
+                int64_t w0 = ow * W / out_w, w1 = ((ow + 1) * W + out_w - 1) / out_w;
+                double s = 0;
+                for (i = h0; i < h1; i++)
+                    for (j = w0; j < w1; j++) s += src[i * W + j];
+                dst[oh * out_w + ow] = (float)(s / (double)((h1 - h0) * (w1 - w0)));
+            }
+        }
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+TT_API tt_tensor *tt_upsample_nearest(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w) {
+    const char *op = "tt_upsample_nearest";
+    int64_t H, W, plane, oh, ow;
+    tt_tensor *out, *xc;
+    tt_scope scope;
+    if (!ctx || !x) return NULL;
+    out = tt__resize_out(ctx, op, x, out_h, out_w, true);
+    if (!out || out->numel == 0) return out;
+    H = x->shape[2]; W = x->shape[3];
+    scope = tt_scope_begin(ctx);
+    xc = tt__contiguous_f32(ctx, op, x);
+    if (!xc) { tt_scope_end(ctx, scope); return NULL; }
+    for (plane = 0; plane < x->shape[0] * x->shape[1]; plane++) {
+        const float *src = (const float *)tt_data(xc) + plane * H * W;
+        float *dst = (float *)out->data + plane * out_h * out_w;
+        for (oh = 0; oh < out_h; oh++)
+            for (ow = 0; ow < out_w; ow++)
+                dst[oh * out_w + ow] = src[(oh * H / out_h) * W + ow * W / out_w];
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+/* ==========================================================================
+ * >>shape   concat, stack, split, pad, gather, index_select, embedding, tile, ...
+ *
+ * Most of these are a view plus a copy: concat copies each input into a slice of the
+ * output, pad copies x into the middle of a filled tensor, tile and repeat_interleave
+ * expand a view with extra axes and copy it, flip copies a view with negative strides.
+ * Index ops check every index before they write anything.
+ * ========================================================================== */
+static tt_tensor *tt__concat(tt_ctx *ctx, const char *op, tt_tensor *const *xs, int n, int axis) {
+    int64_t shape[TT_MAX_DIMS], off = 0;
+    int a, i, d;
+    tt_tensor *out;
+    tt_scope scope;
+    if (!ctx) return NULL;
+    if (!xs || n < 1) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: expected at least one tensor, got %d", op, n);
+    for (i = 0; i < n; i++) if (!xs[i]) return NULL;
+    a = tt__axis(axis, xs[0]->ndim);
+    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, xs[0]);
+    for (d = 0; d < xs[0]->ndim; d++) shape[d] = xs[0]->shape[d];
+    shape[a] = 0;
+    for (i = 0; i < n; i++) {
+        bool ok = xs[i]->ndim == xs[0]->ndim;
+        for (d = 0; ok && d < xs[0]->ndim; d++) ok = d == a || xs[i]->shape[d] == xs[0]->shape[d];
+        if (!ok) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: tensor %d has shape %S, tensor 0 has %S: all sizes "
+                                              "but axis %d must match", op, i, xs[i], xs[0], a);
+        if (xs[i]->dtype != xs[0]->dtype)
+            return (tt_tensor *)tt__fail(ctx, TT_ERR_DTYPE, "%s: tensor %d is %T, tensor 0 is %T", op, i,
+                                         (int)xs[i]->dtype, (int)xs[0]->dtype);
+        shape[a] += xs[i]->shape[a];
+    }
+    out = tt__new(ctx, op, xs[0]->dtype, xs[0]->ndim, shape);
+    if (!out) return NULL;
+    scope = tt_scope_begin(ctx);
+    for (i = 0; i < n; i++) {
+        tt_tensor *dst = tt__slice(ctx, op, out, a, off, off + xs[i]->shape[a], 1);
+        if (!dst) { tt_scope_end(ctx, scope); return NULL; }
+        tt__copy_into(dst, xs[i]);
+        off += xs[i]->shape[a];
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+TT_API tt_tensor *tt_concat(tt_ctx *ctx, tt_tensor *const *xs, int n, int axis) {
+    return tt__concat(ctx, "tt_concat", xs, n, axis);
+}
+
+TT_API tt_tensor *tt_stack(tt_ctx *ctx, tt_tensor *const *xs, int n, int axis) {
+    const char *op = "tt_stack";
+    int64_t shape[TT_MAX_DIMS];
+    tt_tensor *out;
+    tt_scope scope;
+    int i, a, d;
+    if (!ctx) return NULL;
+    if (!xs || n < 1) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: expected at least one tensor, got %d", op, n);
+    for (i = 0; i < n; i++) if (!xs[i]) return NULL;
+    for (i = 1; i < n; i++) {
+        if (!tt_same_shape(xs[i], xs[0]))
+            return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: tensor %d has shape %S, tensor 0 has %S: all must match",
+                                         op, i, xs[i], xs[0]);
+        if (xs[i]->dtype != xs[0]->dtype)
+            return (tt_tensor *)tt__fail(ctx, TT_ERR_DTYPE, "%s: tensor %d is %T, tensor 0 is %T", op, i,
+                                         (int)xs[i]->dtype, (int)xs[0]->dtype);
+    }
+    a = tt__axis(axis, xs[0]->ndim + 1);
+    if (a < 0 || xs[0]->ndim >= TT_MAX_DIMS)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for stacking shape %S", op, axis, xs[0]);
+    for (d = 0; d < xs[0]->ndim + 1; d++) shape[d] = d < a ? xs[0]->shape[d] : d == a ? n : xs[0]->shape[d - 1];
+    out = tt__new(ctx, op, xs[0]->dtype, xs[0]->ndim + 1, shape);
+    if (!out) return NULL;
+    scope = tt_scope_begin(ctx);
+    for (i = 0; i < n; i++) {                           /* out[..., i, ...] = xs[i] */
+        tt_tensor *dst = tt__slice(ctx, op, out, a, i, i + 1, 1);
+        tt_tensor *src = tt__unsqueeze(ctx, op, xs[i], a);
+        if (!dst || !src) { tt_scope_end(ctx, scope); return NULL; }
+        tt__copy_into(dst, src);
+    }
+    tt_scope_end(ctx, scope);
+    return out;
+}
+
+TT_API int tt_split(tt_ctx *ctx, tt_tensor *x, int64_t split_size, int axis, tt_tensor **out, int max_out) {
+    int a, count, i;
+    int64_t size;
+    if (!ctx || !x) return -1;
+    a = tt__axis(axis, x->ndim);
+    if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "tt_split: axis %d is out of range for shape %S", axis, x); return -1; }
+    if (split_size < 1) { tt__fail(ctx, TT_ERR_ARG, "tt_split: split_size is %D, expected >= 1", split_size); return -1; }
+    if (max_out > 0 && !out) { tt__fail(ctx, TT_ERR_ARG, "tt_split: out is NULL but max_out is %d", max_out); return -1; }
+    size = x->shape[a];
+    count = size == 0 ? 1 : (int)((size + split_size - 1) / split_size);
+    for (i = 0; i < count && i < max_out; i++) {
+        out[i] = tt__slice(ctx, "tt_split", x, a, i * split_size, (i + 1) * split_size, 1);
+        if (!out[i]) return -1;
+    }
+    return count;
+}
+
+TT_API int tt_chunk(tt_ctx *ctx, tt_tensor *x, int chunks, int axis, tt_tensor **out, int max_out) {
+    int a;
+    int64_t size;
+    if (!ctx || !x) return -1;
+    a = tt__axis(axis, x->ndim);
+    if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "tt_chunk: axis %d is out of range for shape %S", axis, x); return -1; }
+    if (chunks < 1) { tt__fail(ctx, TT_ERR_ARG, "tt_chunk: chunks is %d, expected >= 1", chunks); return -1; }
+    size = x->shape[a];
+    return tt_split(ctx, x, size == 0 ? 1 : (size + chunks - 1) / chunks, a, out, max_out);
+}
+
+TT_API tt_tensor *tt_pad(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int n_pads, float value) {
+    const char *op = "tt_pad";
+    int64_t shape[TT_MAX_DIMS];
+    int i, d;
+    tt_tensor *out, *dst;
+    tt_scope scope;
+    if (!ctx || !x) return NULL;
+    if (n_pads < 0 || n_pads % 2 != 0 || n_pads > 2 * x->ndim || (n_pads > 0 && !pads))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: %d pads for shape %S: expected an even number <= %d",
+                                     op, n_pads, x, 2 * x->ndim);
+    for (d = 0; d < x->ndim; d++) shape[d] = x->shape[d];
+    for (i = 0; i < n_pads; i++) {
+        if (pads[i] < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: pads[%d] is %D, expected >= 0", op, i, pads[i]);
+        shape[x->ndim - 1 - i / 2] += pads[i];
+    }
+    out = tt__full(ctx, op, x->dtype, x->ndim, shape, value);
+    if (!out) return NULL;
+    scope = tt_scope_begin(ctx);
+    dst = out;
+    for (i = 0; dst && i < n_pads; i += 2) {             /* the middle of out, where x goes */
+        int ax = x->ndim - 1 - i / 2;
+        dst = tt__slice(ctx, op, dst, ax, pads[i], pads[i] + x->shape[ax], 1);
+    }
+    if (dst) tt__copy_into(dst, x);
+    tt_scope_end(ctx, scope);
+    return dst ? out : NULL;
+}
+
+/* Every element of the i32 tensor index is in [0, limit); an error naming op otherwise. */
+static bool tt__check_indices(tt_ctx *ctx, const char *op, const tt_tensor *index, int64_t limit) {
+    int64_t i;
+    if (index->dtype != TT_I32) {
+        tt__fail(ctx, TT_ERR_DTYPE, "%s: index has dtype %T, expected i32", op, (int)index->dtype);
+        return false;
+    }
+    for (i = 0; i < index->numel; i++) {
+        int32_t v = ((const int32_t *)index->data)[tt__offset_of(index, i)];
+        if (v < 0 || v >= limit) {
+            tt__fail(ctx, TT_ERR_INDEX, "%s: index %d (element %D of index %S) is out of range [0,%D)",
+                     op, (int)v, i, index, limit);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Copies element at storage offset so of src to element do of dst (same dtype). */
+static void tt__copy_elem(void *dst, int64_t dofs, const void *src, int64_t sofs, size_t es) {
+    memcpy((char *)dst + dofs * (int64_t)es, (const char *)src + sofs * (int64_t)es, es);
+}
+
+TT_API tt_tensor *tt_gather(tt_ctx *ctx, tt_tensor *x, int axis, tt_tensor *index) {
+    const char *op = "tt_gather";
+    int a, d;
+    int64_t i;
+    size_t es;
+    tt_tensor *out;
+    if (!ctx || !x || !index) return NULL;
+    a = tt__axis(axis, x->ndim);
+    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
+    if (index->ndim != x->ndim)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: index %S must have as many axes as x %S", op, index, x);
+    for (d = 0; d < x->ndim; d++)
+        if (d != a && index->shape[d] > x->shape[d])
+            return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: index %S is larger than x %S on axis %d", op, index, x, d);
+    if (!tt__check_indices(ctx, op, index, x->shape[a])) return NULL;
+    out = tt__new(ctx, op, x->dtype, index->ndim, index->shape);
+    if (!out) return NULL;
+    es = tt_dtype_size(x->dtype);
+    for (i = 0; i < out->numel; i++) {                  /* out[i0..] = x[i0.., index[i0..], ..] */
+        int64_t rest = i, src = x->offset;
+        int32_t v = ((const int32_t *)index->data)[tt__offset_of(index, i)];
+        for (d = x->ndim - 1; d >= 0; d--) {
+            int64_t id = rest % out->shape[d];
+            rest /= out->shape[d];
+            src += (d == a ? (int64_t)v : id) * x->stride[d];
+        }
+        tt__copy_elem(out->data, i, x->data, src, es);
+    }
+    return out;
+}
+
+/* index_select with op naming the caller; the checks are done by the callers. */
+static tt_tensor *tt__index_select(tt_ctx *ctx, const char *op, tt_tensor *x, int a, tt_tensor *index) {
+    int64_t shape[TT_MAX_DIMS], k;
+    int d;
+    tt_tensor *out;
+    tt_scope scope;
+    for (d = 0; d < x->ndim; d++) shape[d] = x->shape[d];
+    shape[a] = index->numel;
+    out = tt__new(ctx, op, x->dtype, x->ndim, shape);
+    if (!out) return NULL;
+    scope = tt_scope_begin(ctx);
+    for (k = 0; k < index->numel; k++) {                /* out[.., k, ..] = x[.., index[k], ..] */
+        int32_t v = ((const int32_t *)index->data)[tt__offset_of(index, k)];
+        tt_tensor *dst = tt__slice(ctx, op, out, a, k, k + 1, 1);
+        tt_tensor *src = tt__slice(ctx, op, x, a, v, (int64_t)v + 1, 1);
+        if (!dst || !src) { tt_scope_end(ctx, scope); return NULL; }
+        tt__copy_into(dst, src);
+        tt_scope_end(ctx, scope);                        /* the two headers are not needed again */
+    }
+    return out;
+}
+
+TT_API tt_tensor *tt_index_select(tt_ctx *ctx, tt_tensor *x, int axis, tt_tensor *index) {
+    const char *op = "tt_index_select";
+    int a;
+    if (!ctx || !x || !index) return NULL;
+    a = tt__axis(axis, x->ndim);
+    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
+    if (index->ndim != 1)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: index has shape %S, expected a 1-D tensor", op, index);
+    if (!tt__check_indices(ctx, op, index, x->shape[a])) return NULL;
+    return tt__index_select(ctx, op, x, a, index);
+}
+
+TT_API tt_tensor *tt_embedding(tt_ctx *ctx, tt_tensor *weight, tt_tensor *indices) {
+    const char *op = "tt_embedding";
+    int64_t shape[TT_MAX_DIMS];
+    int d;
+    tt_tensor *rows;
+    if (!ctx || !weight || !indices) return NULL;
+    if (weight->ndim != 2)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: weight has shape %S, expected [V,D]", op, weight);
+    if (indices->ndim >= TT_MAX_DIMS)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: indices %S have too many axes", op, indices);
+    if (!tt__check_indices(ctx, op, indices, weight->shape[0])) return NULL;
+    rows = tt__index_select(ctx, op, weight, 0, indices);   /* [n, D], contiguous */
+    if (!rows) return NULL;
+    for (d = 0; d < indices->ndim; d++) shape[d] = indices->shape[d];
+    shape[indices->ndim] = weight->shape[1];
+    rows->ndim = indices->ndim + 1;                       /* reshape its header in place */
+    for (d = 0; d < rows->ndim; d++) rows->shape[d] = shape[d];
+    tt__set_contiguous_strides(rows);
+    tt__update_numel(rows);
+    return rows;
+}
+
+/* Copies a (possibly zero- or negative-strided) view of x into a new contiguous tensor of
+   out_shape, whose elements are the view's in order (the view has vdims axes). */
+static tt_tensor *tt__materialize(tt_ctx *ctx, const char *op, const tt_tensor *x, int vdims, const int64_t *vshape,
+                                  const int64_t *vstride, int64_t voffset, int ondim, const int64_t *oshape) {
+    tt_tensor src, dst, *out;
+    int d;
+    out = tt__new(ctx, op, x->dtype, ondim, oshape);
+    if (!out) return NULL;
+    src = *x;
+    src.ndim = vdims;
+    src.offset = voffset;
+    for (d = 0; d < vdims; d++) { src.shape[d] = vshape[d]; src.stride[d] = vstride[d]; }
+    dst = src;                                         /* same shape, contiguous, in out */
+    dst.data = out->data;
+    dst.offset = 0;
+    tt__set_contiguous_strides(&dst);
+    tt__copy_into(&dst, &src);
+    return out;
+}
+
+TT_API tt_tensor *tt_repeat_interleave(tt_ctx *ctx, tt_tensor *x, int64_t repeats, int axis) {
+    const char *op = "tt_repeat_interleave";
+    int64_t vshape[TT_MAX_DIMS], vstride[TT_MAX_DIMS], oshape[TT_MAX_DIMS];
+    int a, d, n = 0;
+    if (!ctx || !x) return NULL;
+    a = tt__axis(axis, x->ndim);
+    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
+    if (repeats < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: repeats is %D, expected >= 0", op, repeats);
+    if (x->ndim >= TT_MAX_DIMS)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_UNSUPPORTED, "%s: x %S already has TT_MAX_DIMS axes", op, x);
+    if (tt__mul_checked(x->numel, repeats) < 0 || x->numel * repeats > (INT64_MAX >> 4))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: the result is too large", op);
+    for (d = 0; d < x->ndim; d++) {                    /* view: axis a followed by a size-repeats broadcast axis */
+        vshape[n] = x->shape[d]; vstride[n++] = x->stride[d];
+        oshape[d] = x->shape[d];
+        if (d == a) { vshape[n] = repeats; vstride[n++] = 0; oshape[d] *= repeats; }
+    }
+    return tt__materialize(ctx, op, x, n, vshape, vstride, x->offset, x->ndim, oshape);
+}
+
+TT_API tt_tensor *tt_flip(tt_ctx *ctx, tt_tensor *x, const int *axes, int n) {
+    const char *op = "tt_flip";
+    int64_t stride[TT_MAX_DIMS], offset;
+    bool flip[TT_MAX_DIMS];
+    int i, d;
+    if (!ctx || !x) return NULL;
+    if (n < 0 || n > x->ndim || (n > 0 && !axes))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: %d axes for shape %S", op, n, x);
+    for (d = 0; d < TT_MAX_DIMS; d++) flip[d] = false;
+    for (i = 0; i < n; i++) {
+        int a = tt__axis(axes[i], x->ndim);
+        if (a < 0 || flip[a])
+            return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range or repeated for shape %S",
+                                         op, axes[i], x);
+        flip[a] = true;
+    }
+    offset = x->offset;
+    for (d = 0; d < x->ndim; d++) {                    /* walk flipped axes backwards: negative stride */
+        stride[d] = flip[d] ? -x->stride[d] : x->stride[d];
+        if (flip[d] && x->shape[d] > 0) offset += (x->shape[d] - 1) * x->stride[d];
+    }
+    return tt__materialize(ctx, op, x, x->ndim, x->shape, stride, offset, x->ndim, x->shape);
+}
+
+TT_API tt_tensor *tt_tile(tt_ctx *ctx, tt_tensor *x, const int64_t *reps, int n) {
+    const char *op = "tt_tile";
+    int64_t vshape[TT_MAX_DIMS], vstride[TT_MAX_DIMS], oshape[TT_MAX_DIMS], total = 1;
+    int D, d, v = 0;
+    if (!ctx || !x) return NULL;
+    if (n < 0 || n > TT_MAX_DIMS || (n > 0 && !reps))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: %d reps, expected 0..%d", op, n, TT_MAX_DIMS);
+    D = n > x->ndim ? n : x->ndim;
+    for (d = 0; d < D; d++) {                          /* x and reps are aligned at the last axis */
+        int xd = d - (D - x->ndim), rd = d - (D - n);
+        int64_t size = xd >= 0 ? x->shape[xd] : 1, step = xd >= 0 ? x->stride[xd] : 0;
+        int64_t r = rd >= 0 ? reps[rd] : 1;
+        if (r < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: reps[%d] is %D, expected >= 0", op, rd, r);
+        if (r != 1) {                                  /* an outer broadcast axis repeats the block */
+            if (v >= TT_MAX_DIMS) break;
+            vshape[v] = r; vstride[v++] = 0;
+        }
+        if (v >= TT_MAX_DIMS) { v = TT_MAX_DIMS + 1; break; }
+        vshape[v] = size; vstride[v++] = step;
+        oshape[d] = size * r;
+        total = tt__mul_checked(total, oshape[d]);
+        if (total < 0 || total > (INT64_MAX >> 4)) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: the result is too large", op);
+    }
+    if (v > TT_MAX_DIMS || d < D)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_UNSUPPORTED, "%s: x %S with %d reps needs more than TT_MAX_DIMS axes "
+                                     "internally; tile in two steps", op, x, n);
+    return tt__materialize(ctx, op, x, v, vshape, vstride, x->offset, D, oshape);
+}
+
+TT_API tt_tensor *tt_shape_as_tensor(tt_ctx *ctx, tt_tensor *x) {
+    int64_t n;
+    int d;
+    tt_tensor *t;
+    if (!ctx || !x) return NULL;
+    n = x->ndim;
+    t = tt__new(ctx, "tt_shape_as_tensor", TT_I32, 1, &n);
+    if (!t) return NULL;
+    for (d = 0; d < x->ndim; d++) {
+        if (x->shape[d] > INT32_MAX)
+            return (tt_tensor *)tt__fail(ctx, TT_ERR_UNSUPPORTED, "tt_shape_as_tensor: size %D of %S does not fit i32", x->shape[d], x);
+        ((int32_t *)t->data)[d] = (int32_t)x->shape[d];
+    }
+    return t;
+}
+
+/* ==========================================================================
+ * >>attention   scaled dot-product attention
+ *
+ * Written with the ops above: scores = q·kᵀ·scale, masked (where / add), softmax over
+ * the last axis, times v. The full [L,S] score matrix is materialized per batch entry;
+ * the intermediates live in a scope and only the result is kept.
+ * ========================================================================== */
+TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_tensor *k, tt_tensor *v,
+                                                  tt_tensor *mask, bool causal, float scale) {
+    const char *op = "tt_scaled_dot_product_attention";
+    int64_t bs[TT_MAX_DIMS], shape[TT_MAX_DIMS], L, S, E;
+    int nb, d;
+    tt_tensor *out, *s, *neg_inf, *p, *y;
+    tt_scope scope;
+    if (!ctx || !q || !k || !v) return NULL;
+    if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: q %S, k %S, v %S: expected at least 2 axes each", op, q, k, v);
+    L = q->shape[q->ndim - 2]; E = q->shape[q->ndim - 1]; S = k->shape[k->ndim - 2];
+    if (k->shape[k->ndim - 1] != E)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: q %S and k %S differ in the last axis", op, q, k);
+    if (v->shape[v->ndim - 2] != S)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: k %S and v %S differ in sequence length (axis -2)", op, k, v);
+    if (!tt__broadcast_shape(q->ndim - 2, q->shape, k->ndim - 2, k->shape, &nb, bs) ||
+        !tt__broadcast_shape(nb, bs, v->ndim - 2, v->shape, &nb, bs))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: batch axes of q %S, k %S, v %S do not broadcast", op, q, k, v);
+    if (mask) {
+        int mn;
+        int64_t ms[TT_MAX_DIMS + 2];
+        for (d = 0; d < nb; d++) shape[d] = bs[d];
+        shape[nb] = L; shape[nb + 1] = S;
+        if (mask->dtype == TT_I32)
+            return (tt_tensor *)tt__fail(ctx, TT_ERR_DTYPE, "%s: mask has dtype i32, expected bool or a float type", op);
+        if (!tt__broadcast_shape(mask->ndim, mask->shape, nb + 2, shape, &mn, ms) || mn != nb + 2)
+            return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: mask %S does not broadcast to the scores [...,%D,%D]",
+                                         op, mask, L, S);
+        for (d = 0; d < mn; d++)
+            if (ms[d] != shape[d])
+                return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: mask %S does not broadcast to the scores [...,%D,%D]",
+                                             op, mask, L, S);
+    }
+    if (nb + 2 > TT_MAX_DIMS) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: too many batch axes", op);
+    for (d = 0; d < nb; d++) shape[d] = bs[d];
+    shape[nb] = L; shape[nb + 1] = v->shape[v->ndim - 1];
+    out = tt__new(ctx, op, TT_F32, nb + 2, shape);
+    if (!out) return NULL;
+    if (!(scale > 0)) scale = 1.0f / sqrtf((float)(E > 0 ? E : 1));
+    scope = tt_scope_begin(ctx);
+    s = tt_mul_scalar(ctx, tt_matmul(ctx, q, tt__transpose(ctx, op, k, -1, -2)), scale);
+    neg_inf = tt__full(ctx, op, TT_F32, 0, NULL, -INFINITY);
+    if (causal && s) {                                 /* row i may attend columns j <= i */
+        int64_t cs[2], i, j;
+        tt_tensor *cm;
+        cs[0] = L; cs[1] = S;
+        cm = tt__new(ctx, op, TT_BOOL, 2, cs);
+        if (cm) for (i = 0; i < L; i++) for (j = 0; j < S; j++) ((uint8_t *)cm->data)[i * S + j] = (uint8_t)(j <= i);
+        s = tt_where(ctx, cm, s, neg_inf);
+    }
+    if (mask) s = mask->dtype == TT_BOOL ? tt_where(ctx, mask, s, neg_inf) : tt_add(ctx, s, mask);
+    p = tt_softmax(ctx, s, -1);
+    y = tt_matmul(ctx, p, v);
+    if (y) tt__copy_into(out, y);
+    tt_scope_end(ctx, scope);
+    return y ? out : NULL;
+}
+
+/* ==========================================================================
+ * >>debug   printing
+ * ========================================================================== */
+#ifndef TT_NO_STDIO
+TT_API void tt_print(const tt_tensor *t, const char *name) {
+    char shape[16 * TT_MAX_DIMS];
+    int64_t i, n;
+    if (!t) { printf("%s: (null tensor)\n", name ? name : "tensor"); return; }
+    n = t->numel < 64 ? t->numel : 64;
+    printf("%s: %s %s = [", name ? name : "tensor", tt_dtype_name(t->dtype), tt_shape_str(t, shape, sizeof shape));
+    for (i = 0; i < n; i++) printf("%s%.6g", i ? ", " : "", (double)tt__load(t->data, t->dtype, tt__offset_of(t, i)));
+    printf("%s]\n", t->numel > n ? ", ..." : "");
+}
+#endif
+
+#endif /* TINYTRACE_IMPLEMENTATION */
+
+/* ==========================================================================
+ * >>license
+ * --------------------------------------------------------------------------
+ * This software is available under 2 licenses -- choose whichever you prefer.
+ * --------------------------------------------------------------------------
+ * ALTERNATIVE A - MIT License
+ * Copyright (c) 2026 the tinytrace authors
+ * Permission is hereby granted, free of charge, to any person obtaining a copy of
+ * this software and associated documentation files (the "Software"), to deal in
+ * the Software without restriction, including without limitation the rights to
+ * use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies
+ * of the Software, and to permit persons to whom the Software is furnished to do
+ * so, subject to the following conditions:
+ * The above copyright notice and this permission notice shall be included in all
+ * copies or substantial portions of the Software.
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ * IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ * FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+ * AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+ * LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+ * OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+ * SOFTWARE.
+ * --------------------------------------------------------------------------
+ * ALTERNATIVE B - Public Domain (www.unlicense.org)
+ * This is free and unencumbered software released into the public domain.
+ * Anyone is free to copy, modify, publish, use, compile, sell, or distribute this
+ * software, either in source code form or as a compiled binary, for any purpose,
+ * commercial or non-commercial, and by any means.
+ * In jurisdictions that recognize copyright laws, the author or authors of this
+ * software dedicate any and all copyright interest in the software to the public
+ * domain. We make this dedication for the benefit of the public at large and to
+ * the detriment of our heirs and successors. We intend this dedication to be an
+ * overt act of relinquishment in perpetuity of all present and future rights to
+ * this software under copyright law.
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ * IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ * FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+ * AUTHORS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN
+ * ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION
+ * WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+ * ========================================================================== */
