@@ -17,7 +17,7 @@ WARN    := -Wall -Wextra -Wpedantic -Werror
 OPT     := -O2 -g
 LIBS    := -lm -lpthread
 
-TEST_FILES ?= $(filter-out tests/test_main.c,$(wildcard tests/test_*.c))
+TEST_FILES ?= $(filter-out tests/test_main.c tests/test_firmware.c,$(wildcard tests/test_*.c))
 TEST_SRCS   = tests/test_main.c tests/tt_impl.c $(TEST_FILES)
 EXAMPLES    = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 SANITIZE   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -55,13 +55,13 @@ $(BUILD)/test_asan: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
 # The header alone, every compiler and mode, plus the firmware switches.
 compile-matrix:
 	@mkdir -p $(BUILD)
-	$(GCC)   -std=c99   $(WARN) -c tests/compile_c.c -o $(BUILD)/cm_gcc_c99.o
-	$(GCC)   -std=c11   $(WARN) -c tests/compile_c.c -o $(BUILD)/cm_gcc_c11.o
-	$(CLANG) -std=c99   $(WARN) -c tests/compile_c.c -o $(BUILD)/cm_clang_c99.o
-	$(CLANG) -std=c11   $(WARN) -c tests/compile_c.c -o $(BUILD)/cm_clang_c11.o
-	$(CXX)   -std=c++17 $(WARN) -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_cpp17.o
-	clang++  -std=c++17 $(WARN) -x c++ -c tests/compile_c.c -o $(BUILD)/cm_clangxx_cpp17.o
-	$(GCC)   -std=c99   $(WARN) -DTT_STATIC -c tests/compile_c.c -o $(BUILD)/cm_static.o
+	$(GCC)   -std=c99   $(WARN) -O2 -c tests/compile_c.c -o $(BUILD)/cm_gcc_c99.o
+	$(GCC)   -std=c11   $(WARN) -O2 -c tests/compile_c.c -o $(BUILD)/cm_gcc_c11.o
+	$(CLANG) -std=c99   $(WARN) -O2 -c tests/compile_c.c -o $(BUILD)/cm_clang_c99.o
+	$(CLANG) -std=c11   $(WARN) -O2 -c tests/compile_c.c -o $(BUILD)/cm_clang_c11.o
+	$(CXX)   -std=c++17 $(WARN) -O2 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_cpp17.o
+	clang++  -std=c++17 $(WARN) -O2 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_clangxx_cpp17.o
+	$(GCC)   -std=c99   $(WARN) -O2 -DTT_STATIC -c tests/compile_c.c -o $(BUILD)/cm_static.o
 	$(GCC)   -std=c99   $(WARN) -O2 tests/test_firmware.c -o $(BUILD)/test_firmware -lm
 	./$(BUILD)/test_firmware
 	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)$$'; then \

@@ -2036,6 +2036,7 @@ static tt_tensor *tt__rows_last(tt_ctx *ctx, const char *op, tt_tensor *x, const
     int perm[TT_MAX_DIMS], n = 0, d;
     tt_tensor *v;
     *K = 1;
+    for (d = 0; d < TT_MAX_DIMS; d++) perm[d] = d;
     for (d = 0; d < x->ndim; d++) if (!mask[d]) perm[n++] = d;
     for (d = 0; d < x->ndim; d++) if (mask[d]) { perm[n++] = d; *K *= x->shape[d]; }
     v = tt__permute(ctx, op, x, perm);
@@ -2547,8 +2548,9 @@ static void tt__im2col(float *col, const float *x, int64_t C, int64_t H, int64_t
 }
 
 /* Checks the parameters and shapes of a convolution; fills the output shape. */
+/* ux and uw are x and w as the user passed them (conv1d's are 3-D), for messages. */
 static bool tt__conv_check(tt_ctx *ctx, const char *op, const tt_tensor *x, const tt_tensor *w, const tt_tensor *bias,
-                           const tt_conv_params *p, int64_t *oshape) {
+                           const tt_conv_params *p, int64_t *oshape, const tt_tensor *ux, const tt_tensor *uw) {
     int i;
     int64_t g = p->groups;
     for (i = 0; i < 2; i++) {
@@ -2560,7 +2562,7 @@ static bool tt__conv_check(tt_ctx *ctx, const char *op, const tt_tensor *x, cons
     }
     if (x->ndim != 4 || w->ndim != 4) {
         tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S and weight is %S, expected x [N,C,H,W] and weight [O,C/groups,kh,kw]",
-                 op, x, w);
+                 op, ux, uw);
         return false;
     }
     if (g < 1 || x->shape[1] % g != 0 || w->shape[0] % g != 0) {
@@ -2570,7 +2572,7 @@ static bool tt__conv_check(tt_ctx *ctx, const char *op, const tt_tensor *x, cons
     }
     if (w->shape[1] != x->shape[1] / g) {
         tt__fail(ctx, TT_ERR_SHAPE, "%s: weight %S expects %D input channels per group, x %S has %D (groups %d)",
-                 op, w, w->shape[1], x, x->shape[1] / g, p->groups);
+                 op, uw, w->shape[1], ux, x->shape[1] / g, p->groups);
         return false;
     }
     if (bias && (bias->ndim != 1 || bias->shape[0] != w->shape[0])) {
@@ -2583,21 +2585,21 @@ static bool tt__conv_check(tt_ctx *ctx, const char *op, const tt_tensor *x, cons
     oshape[3] = tt__out_size(x->shape[3], w->shape[3], p->stride[1], p->padding[1], p->dilation[1]);
     if (oshape[2] < 1 || oshape[3] < 1) {
         tt__fail(ctx, TT_ERR_SHAPE, "%s: kernel %S (dilated) does not fit input %S with padding %d,%d",
-                 op, w, x, p->padding[0], p->padding[1]);
+                 op, uw, ux, p->padding[0], p->padding[1]);
         return false;
     }
     return true;
 }
 
 static tt_tensor *tt__conv2d(tt_ctx *ctx, const char *op, tt_tensor *x, tt_tensor *w, tt_tensor *bias,
-                             const tt_conv_params *p) {
+                             const tt_conv_params *p, const tt_tensor *ux, const tt_tensor *uw) {
     int64_t os[4], N, C, H, W, O, KH, KW, OH, OW, G, Cg, Og, Kc, n, g;
     bool direct, failed = false;
     const float *xd, *wd, *bd;
     float *col = NULL;
     tt_tensor *out, *xc, *wc;
     tt_scope scope;
-    if (!tt__conv_check(ctx, op, x, w, bias, p, os)) return NULL;
+    if (!tt__conv_check(ctx, op, x, w, bias, p, os, ux, uw)) return NULL;
     out = tt__new(ctx, op, TT_F32, 4, os);
     if (!out || out->numel == 0) return out;
     N = x->shape[0]; C = x->shape[1]; H = x->shape[2]; W = x->shape[3];
@@ -2635,7 +2637,7 @@ static tt_tensor *tt__conv2d(tt_ctx *ctx, const char *op, tt_tensor *x, tt_tenso
 TT_API tt_tensor *tt_conv2d_ex(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias, const tt_conv_params *p) {
     if (!ctx || !x || !weight) return NULL;
     if (!p) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_conv2d_ex: params are NULL");
-    return tt__conv2d(ctx, "tt_conv2d_ex", x, weight, bias, p);
+    return tt__conv2d(ctx, "tt_conv2d_ex", x, weight, bias, p, x, weight);
 }
 
 static tt_conv_params tt__conv_params(int sh, int sw, int ph, int pw, int dh, int dw, int groups) {
@@ -2651,7 +2653,7 @@ TT_API tt_tensor *tt_conv2d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_ten
                             int stride, int padding, int dilation, int groups) {
     tt_conv_params p = tt__conv_params(stride, stride, padding, padding, dilation, dilation, groups);
     if (!ctx || !x || !weight) return NULL;
-    return tt__conv2d(ctx, "tt_conv2d", x, weight, bias, &p);
+    return tt__conv2d(ctx, "tt_conv2d", x, weight, bias, &p, x, weight);
 }
 
 TT_API tt_tensor *tt_conv1d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
@@ -2665,7 +2667,7 @@ TT_API tt_tensor *tt_conv1d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_ten
                                      "weight [O,C/groups,k]", op, x, weight);
     x4 = tt__unsqueeze(ctx, op, x, 2);                 /* [N,C,1,L] and [O,C/g,1,k] */
     w4 = tt__unsqueeze(ctx, op, weight, 2);
-    y = (x4 && w4) ? tt__conv2d(ctx, op, x4, w4, bias, &p) : NULL;
+    y = (x4 && w4) ? tt__conv2d(ctx, op, x4, w4, bias, &p, x, weight) : NULL;
     if (!y) return NULL;
     y->shape[2] = y->shape[3];                         /* [N,O,1,OL] -> [N,O,OL], still contiguous */
     y->ndim = 3;

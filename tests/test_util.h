@@ -59,8 +59,13 @@ static inline tt_tensor *tu_tensor(tt_ctx *c, int ndim, const int64_t *shape, do
 }
 
 /* The context's error has this status and its message contains sub; then clear it. */
-#define CHECK_ERROR(c, status, sub) \
-    (CHECK_EQ_INT(tt_ctx_status(c), (status)) & CHECK_STR_CONTAINS(tt_error(c), (sub)) & (tt_clear_error(c), 1))
+static inline int tu_check_error(tt_ctx *c, int status, const char *sub, const char *file, int line) {
+    int ok = tt_test__eq_int((long long)tt_ctx_status(c), (long long)status, file, line, "tt_ctx_status(c)", "status");
+    ok &= tt_test__str_contains(tt_error(c), sub, file, line, "tt_error(c)");
+    tt_clear_error(c);
+    return ok;
+}
+#define CHECK_ERROR(c, status, sub) tu_check_error((c), (status), (sub), __FILE__, __LINE__)
 
 /* No allocation of the context wrote outside its bounds, and no error is pending. */
 #define CHECK_GUARDS(c) CHECK(tt_ctx_check_guards(c))

@@ -1,0 +1,783 @@
+/* test_conv.c - conv2d / conv2d_ex / conv1d, max/avg/adaptive pooling and nearest upsampling
+   against direct loops in double precision.
+
+   The convolution reference is the textbook 7-loop sum over (n, o, oh, ow, ci, i, j); each
+   output element's tolerance is 1e-6 * (sum|x*w| + |bias|) since the library accumulates in
+   f32. Max pooling and nearest upsampling only copy values, so they are checked exactly. */
+#include "test_util.h"
+#include <stdio.h>
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+static long long cv_numel(int ndim, const int64_t *shape) {
+    long long n = 1;
+    int i;
+    for (i = 0; i < ndim; i++) n *= shape[i];
+    return n;
+}
+
+/* A random contiguous f32 tensor with values in [lo,hi); *vals (malloc'd) gets them. */
+static tt_tensor *cv_rand(tt_ctx *c, int ndim, const int64_t *shape, unsigned long long seed, double lo,
+                          double hi, double **vals) {
+    long long n = cv_numel(ndim, shape);
+    double *v = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    tu_uniform(v, n, seed, lo, hi);
+    *vals = v;
+    return tu_tensor(c, ndim, shape, v);
+}
+
+static int cv_shape_is(const tt_tensor *t, int ndim, const int64_t *shape, const char *file, int line) {
+    int i;
+    if (!t) return tt_test__fail(file, line, "result tensor is NULL");
+    if (!tt_test__eq_int(t->ndim, ndim, file, line, "ndim", "expected ndim")) return 0;
+    for (i = 0; i < ndim; i++)
+        if (!tt_test__eq_int(t->shape[i], shape[i], file, line, "shape[i]", "expected shape[i]")) return 0;
+    return 1;
+}
+
+/* Every element of t within tol[i] (or atol when tol is NULL) + rtol*|want| of want[i]. */
+static int cv_close(tt_ctx *c, const tt_tensor *t, const double *want, const double *tol, double atol,
+                    double rtol, long long n, const char *file, int line) {
+    float *got;
+    long long i, bad = 0, first = -1;
+    if (!t) return tt_test__fail(file, line, "result tensor is NULL");
+    if (!tt_test__eq_int(t->numel, n, file, line, "numel", "expected numel")) return 0;
+    got = tu_values(c, t);
+    if (!got) return tt_test__fail(file, line, "tu_values failed");
+    for (i = 0; i < n; i++) {
+        double lim = (tol ? tol[i] : atol) + rtol * fabs(want[i]);
+        if (!(fabs((double)got[i] - want[i]) <= lim)) { if (first < 0) first = i; bad++; }
+    }
+    if (bad) {
+        printf("    %s:%d: %lld of %lld elements differ; first at flat index %lld\n", file, line, bad, n, first);
+        tt_test__near((double)got[first], want[first], (tol ? tol[first] : atol), rtol, file, line, "got", "want");
+    }
+    free(got);
+    return bad == 0;
+}
+
+/* Direct convolution: x [N,C,H,W] (logical, row-major), w [O,C/groups,KH,KW], bias [O] or NULL.
+   Returns the output count and writes OH, OW; out and tol are malloc'd. */
+static long long cv_ref_conv2d(const double *x, int64_t N, int64_t C, int64_t H, int64_t W,
+                               const double *w, int64_t O, int64_t KH, int64_t KW, const double *bias,
+                               int sh, int sw, int ph, int pw, int dh, int dw, int groups,
+                               double **out, double **tol, int64_t *OHp, int64_t *OWp) {
+    int64_t OH = (H + 2 * ph - dh * (KH - 1) - 1) / sh + 1;
+    int64_t OW = (W + 2 * pw - dw * (KW - 1) - 1) / sw + 1;
+    int64_t Cg = C / groups, Og = O / groups;
+    long long total = N * O * OH * OW;
+    int64_t n, o, oh, ow, ci, i, j;
+    double *y = (double *)malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
+    double *t = (double *)malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
+    for (n = 0; n < N; n++)
+        for (o = 0; o < O; o++)
+            for (oh = 0; oh < OH; oh++)
+                for (ow = 0; ow < OW; ow++) {
+                    int64_t g = o / Og;
+                    double s = bias ? bias[o] : 0.0, sabs = bias ? fabs(bias[o]) : 0.0;
+                    for (ci = 0; ci < Cg; ci++)
+                        for (i = 0; i < KH; i++)
+                            for (j = 0; j < KW; j++) {
+                                int64_t ih = oh * sh - ph + i * dh, iw = ow * sw - pw + j * dw;
+                                double p;
+                                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                                p = x[((n * C + g * Cg + ci) * H + ih) * W + iw] * w[((o * Cg + ci) * KH + i) * KW + j];
+                                s += p;
+                                sabs += fabs(p);
+                            }
+                    y[((n * O + o) * OH + oh) * OW + ow] = s;
+                    t[((n * O + o) * OH + oh) * OW + ow] = 1e-6 * sabs;
+                }
+    *out = y;
+    *tol = t;
+    *OHp = OH;
+    *OWp = OW;
+    return total;
+}
+
+/* One conv2d case with contiguous random x [N,C,H,W], w [O,C/groups,KH,KW] and optional bias;
+   ex != 0 runs tt_conv2d_ex with per-axis settings, else tt_conv2d with the height settings. */
+typedef struct cv_case {
+    int64_t N, C, H, W, O, KH, KW;
+    int sh, sw, ph, pw, dh, dw, groups, bias, ex;
+} cv_case;
+
+static void cv_run_case(const cv_case *k, unsigned long long seed, const char *file, int line) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4], ws[4], bs[1], ys[4], OH, OW;
+    double *vx, *vw, *vb = NULL, *want, *tol;
+    long long n;
+    tt_tensor *x, *w, *b = NULL, *y;
+    xs[0] = k->N; xs[1] = k->C; xs[2] = k->H; xs[3] = k->W;
+    ws[0] = k->O; ws[1] = k->C / k->groups; ws[2] = k->KH; ws[3] = k->KW;
+    bs[0] = k->O;
+    x = cv_rand(c, 4, xs, seed, -1.0, 1.0, &vx);
+    w = cv_rand(c, 4, ws, seed + 1, -1.0, 1.0, &vw);
+    if (k->bias) b = cv_rand(c, 1, bs, seed + 2, -1.0, 1.0, &vb);
+    n = cv_ref_conv2d(vx, k->N, k->C, k->H, k->W, vw, k->O, k->KH, k->KW, vb, k->sh, k->sw, k->ph, k->pw,
+                      k->dh, k->dw, k->groups, &want, &tol, &OH, &OW);
+    if (k->ex) {
+        tt_conv_params p;
+        memset(&p, 0, sizeof p);
+        p.stride[0] = k->sh; p.stride[1] = k->sw;
+        p.padding[0] = k->ph; p.padding[1] = k->pw;
+        p.dilation[0] = k->dh; p.dilation[1] = k->dw;
+        p.groups = k->groups;
+        y = tt_conv2d_ex(c, x, w, b, &p);
+    } else {
+        y = tt_conv2d(c, x, w, b, k->sh, k->ph, k->dh, k->groups);
+    }
+    if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    ys[0] = k->N; ys[1] = k->O; ys[2] = OH; ys[3] = OW;
+    if (cv_shape_is(y, 4, ys, file, line)) cv_close(c, y, want, tol, 0.0, 0.0, n, file, line);
+    free(vx); free(vw); free(vb); free(want); free(tol);
+    tt_ctx_destroy(c);
+}
+
+/* Square-setting case for tt_conv2d. */
+static void cv_sq(int64_t N, int64_t C, int64_t H, int64_t W, int64_t O, int64_t KH, int64_t KW,
+                  int stride, int pad, int dil, int groups, int bias, unsigned long long seed,
+                  const char *file, int line) {
+    cv_case k;
+    k.N = N; k.C = C; k.H = H; k.W = W; k.O = O; k.KH = KH; k.KW = KW;
+    k.sh = k.sw = stride; k.ph = k.pw = pad; k.dh = k.dw = dil;
+    k.groups = groups; k.bias = bias; k.ex = 0;
+    cv_run_case(&k, seed, file, line);
+}
+#define CV_SQ(N, C, H, W, O, KH, KW, s, p, d, g, b, seed) \
+    cv_sq((N), (C), (H), (W), (O), (KH), (KW), (s), (p), (d), (g), (b), (seed), __FILE__, __LINE__)
+
+/* ---- conv2d ------------------------------------------------------------------------------- */
+
+static void test_conv2d_basic(void) {
+    CV_SQ(1, 3, 7, 9, 4, 3, 3, 1, 0, 1, 1, 1, 1);   /* 3x3, bias */
+    CV_SQ(1, 3, 7, 9, 4, 3, 3, 1, 1, 1, 1, 0, 2);   /* "same" padding, no bias */
+    CV_SQ(3, 2, 7, 9, 5, 3, 3, 1, 1, 1, 1, 1, 3);   /* batch 3 */
+    CV_SQ(1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 4);   /* everything 1 */
+    CV_SQ(2, 3, 1, 1, 4, 1, 1, 1, 0, 1, 1, 0, 5);   /* 1x1 spatial, 1x1 kernel */
+    CV_SQ(2, 3, 1, 1, 4, 3, 3, 1, 1, 1, 1, 1, 6);   /* 1x1 spatial, 3x3 kernel, pad 1: only the centre tap */
+    CV_SQ(1, 3, 33, 5, 2, 3, 3, 1, 1, 1, 1, 1, 7);  /* 33x5 */
+    CV_SQ(1, 3, 33, 17, 8, 3, 3, 1, 1, 1, 1, 1, 8); /* 1683 inputs, 4488 outputs */
+    CV_SQ(3, 4, 7, 9, 6, 1, 1, 1, 0, 1, 1, 1, 9);   /* pointwise */
+    CV_SQ(3, 4, 7, 9, 6, 1, 1, 2, 1, 1, 1, 1, 10);  /* pointwise with stride and padding (border = bias) */
+    CV_SQ(1, 2, 9, 7, 3, 5, 3, 1, 0, 1, 1, 1, 11);  /* non-square kernel 5x3 */
+    CV_SQ(2, 2, 9, 7, 3, 5, 3, 2, 2, 1, 1, 0, 12);
+    CV_SQ(1, 2, 7, 9, 3, 3, 5, 1, 2, 2, 1, 1, 13);  /* 3x5 with dilation */
+    CV_SQ(1, 16, 5, 5, 3, 3, 3, 1, 1, 1, 1, 1, 14); /* deeper reduction: 144 terms */
+}
+
+static void test_conv2d_stride_padding_dilation(void) {
+    static const int strides[3] = {1, 2, 3}, pads[3] = {0, 1, 2}, dils[2] = {1, 2};
+    int s, p, d;
+    unsigned long long seed = 100;
+    for (s = 0; s < 3; s++)
+        for (p = 0; p < 3; p++)
+            for (d = 0; d < 2; d++) {
+                CV_SQ(3, 2, 7, 9, 4, 3, 3, strides[s], pads[p], dils[d], 1, (s + p + d) % 2, seed);
+                seed += 3;
+            }
+    /* stride larger than the kernel, and an output of one element */
+    CV_SQ(1, 2, 7, 7, 2, 2, 2, 3, 0, 1, 1, 1, 150);
+    CV_SQ(1, 2, 5, 5, 2, 5, 5, 1, 0, 1, 1, 1, 151);
+    CV_SQ(1, 2, 3, 3, 2, 5, 5, 1, 1, 1, 1, 1, 152);  /* kernel equal to the padded input */
+    CV_SQ(1, 1, 5, 5, 1, 3, 3, 1, 0, 2, 1, 1, 153);  /* dilated kernel spans the whole input */
+}
+
+static void test_conv2d_groups(void) {
+    CV_SQ(2, 4, 7, 9, 6, 3, 3, 1, 1, 1, 2, 1, 200);   /* groups 2 */
+    CV_SQ(1, 4, 7, 9, 2, 3, 3, 2, 0, 1, 2, 0, 201);   /* one output channel per group */
+    CV_SQ(3, 6, 9, 7, 9, 3, 3, 1, 1, 2, 3, 1, 202);   /* groups 3, dilation 2 */
+    CV_SQ(1, 6, 7, 9, 12, 5, 3, 2, 2, 1, 2, 1, 203);  /* non-square kernel, groups 2 */
+}
+
+static void test_conv2d_depthwise(void) {
+    CV_SQ(1, 5, 9, 7, 5, 3, 3, 1, 1, 1, 5, 1, 210);     /* depthwise, multiplier 1 */
+    CV_SQ(3, 5, 9, 7, 5, 3, 3, 2, 1, 1, 5, 0, 211);
+    CV_SQ(2, 5, 9, 7, 10, 3, 3, 1, 1, 1, 5, 1, 212);    /* channel multiplier 2 */
+    CV_SQ(1, 3, 33, 5, 6, 5, 3, 1, 2, 1, 3, 1, 213);    /* multiplier 2, 5x3 kernel */
+    CV_SQ(1, 4, 7, 9, 8, 3, 3, 3, 2, 2, 4, 0, 214);     /* multiplier 2, stride 3, dilation 2 */
+    CV_SQ(1, 1, 7, 9, 1, 3, 3, 1, 0, 1, 1, 1, 215);     /* one channel: depthwise == groups 1 */
+}
+
+static void test_conv2d_ex_per_axis(void) {
+    cv_case k;
+    memset(&k, 0, sizeof k);
+    k.N = 2; k.C = 3; k.H = 9; k.W = 11; k.O = 4; k.KH = 3; k.KW = 5;
+    k.sh = 1; k.sw = 2; k.ph = 2; k.pw = 0; k.dh = 1; k.dw = 2; k.groups = 1; k.bias = 1; k.ex = 1;
+    cv_run_case(&k, 300, __FILE__, __LINE__);
+    k.sh = 3; k.sw = 1; k.ph = 0; k.pw = 1; k.dh = 2; k.dw = 1;
+    cv_run_case(&k, 301, __FILE__, __LINE__);
+    /* groups through the params, with a 1xK kernel */
+    k.N = 1; k.C = 4; k.H = 7; k.W = 33; k.O = 8; k.KH = 1; k.KW = 5;
+    k.sh = 2; k.sw = 3; k.ph = 0; k.pw = 2; k.dh = 1; k.dw = 1; k.groups = 2; k.bias = 0;
+    cv_run_case(&k, 302, __FILE__, __LINE__);
+    /* depthwise with every setting different per axis */
+    k.N = 3; k.C = 3; k.H = 9; k.W = 7; k.O = 6; k.KH = 5; k.KW = 3;
+    k.sh = 2; k.sw = 1; k.ph = 1; k.pw = 2; k.dh = 1; k.dw = 2; k.groups = 3; k.bias = 1;
+    cv_run_case(&k, 303, __FILE__, __LINE__);
+    /* tt_conv2d_ex with equal settings matches tt_conv2d's semantics */
+    k.N = 1; k.C = 2; k.H = 7; k.W = 9; k.O = 3; k.KH = 3; k.KW = 3;
+    k.sh = k.sw = 2; k.ph = k.pw = 1; k.dh = k.dw = 2; k.groups = 1; k.bias = 1;
+    cv_run_case(&k, 304, __FILE__, __LINE__);
+}
+
+/* Non-contiguous x: a step-2 slice of the width, and an NHWC buffer permuted to NCHW;
+   non-contiguous weight: a transposed kernel. */
+static void test_conv2d_noncontiguous(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t N = 3, C = 2, H = 7, W = 9, O = 4;
+    int64_t bs[4], ws[4], ys[4], OH, OW, n, ch, h, wi;
+    double *vbase, *vw, *vb, *vx, *want, *tol;
+    long long cnt;
+    tt_tensor *base, *x, *w, *b, *y;
+    bs[0] = N; bs[1] = C; bs[2] = H; bs[3] = 2 * W;
+    ws[0] = O; ws[1] = C; ws[2] = 3; ws[3] = 3;
+    base = cv_rand(c, 4, bs, 400, -1.0, 1.0, &vbase);
+    w = cv_rand(c, 4, ws, 401, -1.0, 1.0, &vw);
+    {
+        int64_t s1[1];
+        s1[0] = O;
+        b = cv_rand(c, 1, s1, 402, -1.0, 1.0, &vb);
+    }
+    x = tt_slice(c, base, 3, 1, 2 * W, 2);          /* columns 1,3,5,...: [3,2,7,9] */
+    CHECK_GUARDS(c);
+    vx = (double *)malloc(sizeof(double) * (size_t)(N * C * H * W));
+    for (n = 0; n < N; n++)
+        for (ch = 0; ch < C; ch++)
+            for (h = 0; h < H; h++)
+                for (wi = 0; wi < W; wi++)
+                    vx[((n * C + ch) * H + h) * W + wi] = vbase[((n * C + ch) * H + h) * (2 * W) + 1 + 2 * wi];
+    cnt = cv_ref_conv2d(vx, N, C, H, W, vw, O, 3, 3, vb, 2, 2, 1, 1, 1, 1, 1, &want, &tol, &OH, &OW);
+    y = tt_conv2d(c, x, w, b, 2, 1, 1, 1);
+    CHECK_GUARDS(c);
+    ys[0] = N; ys[1] = O; ys[2] = OH; ys[3] = OW;
+    if (cv_shape_is(y, 4, ys, __FILE__, __LINE__)) cv_close(c, y, want, tol, 0, 0, cnt, __FILE__, __LINE__);
+    free(want); free(tol);
+
+    {   /* NHWC storage viewed as NCHW through tt_permute {0,3,1,2}; weight transposed in (kh,kw) */
+        int64_t hs[4], wts[4];
+        int perm[4] = {0, 3, 1, 2};
+        double *vh, *vwt, *vx2, *vw2;
+        int64_t o, ci, i, j;
+        tt_tensor *xh, *x2, *wt, *w2, *y2;
+        hs[0] = N; hs[1] = H; hs[2] = W; hs[3] = C;
+        wts[0] = O; wts[1] = C; wts[2] = 3; wts[3] = 5;     /* stored [O,C,kw=3,kh=5] */
+        xh = cv_rand(c, 4, hs, 410, -1.0, 1.0, &vh);
+        x2 = tt_permute(c, xh, perm);
+        wt = cv_rand(c, 4, wts, 411, -1.0, 1.0, &vwt);
+        w2 = tt_transpose(c, wt, 2, 3);                     /* [O,C,5,3] */
+        CHECK_GUARDS(c);
+        vx2 = (double *)malloc(sizeof(double) * (size_t)(N * C * H * W));
+        vw2 = (double *)malloc(sizeof(double) * (size_t)(O * C * 15));
+        for (n = 0; n < N; n++)
+            for (ch = 0; ch < C; ch++)
+                for (h = 0; h < H; h++)
+                    for (wi = 0; wi < W; wi++)
+                        vx2[((n * C + ch) * H + h) * W + wi] = vh[((n * H + h) * W + wi) * C + ch];
+        for (o = 0; o < O; o++)
+            for (ci = 0; ci < C; ci++)
+                for (i = 0; i < 5; i++)
+                    for (j = 0; j < 3; j++)
+                        vw2[((o * C + ci) * 5 + i) * 3 + j] = vwt[((o * C + ci) * 3 + j) * 5 + i];
+        cnt = cv_ref_conv2d(vx2, N, C, H, W, vw2, O, 5, 3, NULL, 1, 1, 2, 2, 1, 1, 1, &want, &tol, &OH, &OW);
+        y2 = tt_conv2d(c, x2, w2, NULL, 1, 2, 1, 1);
+        CHECK_GUARDS(c);
+        ys[2] = OH; ys[3] = OW;
+        if (cv_shape_is(y2, 4, ys, __FILE__, __LINE__)) cv_close(c, y2, want, tol, 0, 0, cnt, __FILE__, __LINE__);
+        free(want); free(tol); free(vh); free(vwt); free(vx2); free(vw2);
+    }
+    CHECK_NO_ERROR(c);
+    free(vbase); free(vw); free(vb); free(vx);
+    tt_ctx_destroy(c);
+}
+
+/* ---- conv1d ---------------------------------------------------------------------------------- */
+
+static void cv_conv1d_case(int64_t N, int64_t C, int64_t L, int64_t O, int64_t K, int stride, int pad, int dil,
+                           int groups, int bias, unsigned long long seed, const char *file, int line) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[3], ws[3], bs[1], ys[3], OH, OL;
+    double *vx, *vw, *vb = NULL, *want, *tol;
+    long long n;
+    tt_tensor *x, *w, *b = NULL, *y;
+    xs[0] = N; xs[1] = C; xs[2] = L;
+    ws[0] = O; ws[1] = C / groups; ws[2] = K;
+    bs[0] = O;
+    x = cv_rand(c, 3, xs, seed, -1.0, 1.0, &vx);
+    w = cv_rand(c, 3, ws, seed + 1, -1.0, 1.0, &vw);
+    if (bias) b = cv_rand(c, 1, bs, seed + 2, -1.0, 1.0, &vb);
+    /* a 1-D convolution is a 2-D one with H = 1 and a 1xK kernel */
+    n = cv_ref_conv2d(vx, N, C, 1, L, vw, O, 1, K, vb, 1, stride, 0, pad, 1, dil, groups, &want, &tol, &OH, &OL);
+    y = tt_conv1d(c, x, w, b, stride, pad, dil, groups);
+    if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    ys[0] = N; ys[1] = O; ys[2] = OL;
+    if (cv_shape_is(y, 3, ys, file, line)) cv_close(c, y, want, tol, 0, 0, n, file, line);
+    free(vx); free(vw); free(vb); free(want); free(tol);
+    tt_ctx_destroy(c);
+}
+#define CV_CONV1D(N, C, L, O, K, s, p, d, g, b, seed) \
+    cv_conv1d_case((N), (C), (L), (O), (K), (s), (p), (d), (g), (b), (seed), __FILE__, __LINE__)
+
+static void test_conv1d(void) {
+    CV_CONV1D(2, 3, 33, 4, 5, 1, 0, 1, 1, 1, 500);
+    CV_CONV1D(2, 3, 33, 4, 5, 2, 1, 2, 1, 0, 501);
+    CV_CONV1D(1, 4, 1001, 6, 3, 3, 1, 1, 2, 1, 502);  /* long signal, groups 2 */
+    CV_CONV1D(3, 3, 7, 6, 3, 1, 2, 1, 3, 1, 503);     /* depthwise, multiplier 2 */
+    CV_CONV1D(1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 504);
+    CV_CONV1D(1, 2, 7, 2, 7, 1, 0, 1, 1, 1, 505);     /* kernel as long as the input */
+    {   /* non-contiguous input: step-2 slice along L */
+        tt_ctx *c = tu_ctx();
+        int64_t bs[3] = {2, 3, 18}, ws[3] = {4, 3, 3}, ys[3], OH, OL, n, ch, l;
+        double *vbase, *vw, vx[2 * 3 * 9], *want, *tol;
+        long long cnt;
+        tt_tensor *base = cv_rand(c, 3, bs, 510, -1, 1, &vbase), *w = cv_rand(c, 3, ws, 511, -1, 1, &vw);
+        tt_tensor *x = tt_slice(c, base, 2, 0, 18, 2), *y;
+        for (n = 0; n < 2; n++)
+            for (ch = 0; ch < 3; ch++)
+                for (l = 0; l < 9; l++) vx[(n * 3 + ch) * 9 + l] = vbase[(n * 3 + ch) * 18 + 2 * l];
+        cnt = cv_ref_conv2d(vx, 2, 3, 1, 9, vw, 4, 1, 3, NULL, 1, 1, 0, 1, 1, 1, 1, &want, &tol, &OH, &OL);
+        y = tt_conv1d(c, x, w, NULL, 1, 1, 1, 1);
+        CHECK_GUARDS(c);
+        ys[0] = 2; ys[1] = 4; ys[2] = OL;
+        if (cv_shape_is(y, 3, ys, __FILE__, __LINE__)) cv_close(c, y, want, tol, 0, 0, cnt, __FILE__, __LINE__);
+        free(vbase); free(vw); free(want); free(tol);
+        tt_ctx_destroy(c);
+    }
+}
+
+/* ---- pooling ---------------------------------------------------------------------------------- */
+
+/* Reference max (is_max) or average pool with count_include_pad over x [N,C,H,W]. */
+static long long cv_ref_pool(const double *x, int64_t N, int64_t C, int64_t H, int64_t W, int k, int s, int p,
+                             int is_max, double **out, int64_t *OHp, int64_t *OWp) {
+    int64_t OH, OW, nc, oh, ow, i, j;
+    long long total;
+    double *y;
+    if (s == 0) s = k;
+    OH = (H + 2 * p - k) / s + 1;
+    OW = (W + 2 * p - k) / s + 1;
+    total = N * C * OH * OW;
+    y = (double *)malloc(sizeof(double) * (size_t)(total > 0 ? total : 1));
+    for (nc = 0; nc < N * C; nc++)
+        for (oh = 0; oh < OH; oh++)
+            for (ow = 0; ow < OW; ow++) {
+                double acc = is_max ? -INFINITY : 0.0;
+                for (i = 0; i < k; i++)
+                    for (j = 0; j < k; j++) {
+                        int64_t ih = oh * s - p + i, iw = ow * s - p + j;
+                        double v;
+                        if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;   /* max: -inf; avg: 0 */
+                        v = x[(nc * H + ih) * W + iw];
+                        if (is_max) { if (v > acc) acc = v; }
+                        else acc += v;
+                    }
+                y[(nc * OH + oh) * OW + ow] = is_max ? acc : acc / (double)(k * k);
+            }
+    *out = y;
+    *OHp = OH;
+    *OWp = OW;
+    return total;
+}
+
+/* Pool a random x [N,C,H,W] (values in [lo,hi)) and compare. */
+static void cv_pool_case(int64_t N, int64_t C, int64_t H, int64_t W, int k, int s, int p, int is_max, double lo,
+                         double hi, unsigned long long seed, const char *file, int line) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4], ys[4], OH, OW;
+    double *vx, *want;
+    long long n;
+    tt_tensor *x, *y;
+    xs[0] = N; xs[1] = C; xs[2] = H; xs[3] = W;
+    x = cv_rand(c, 4, xs, seed, lo, hi, &vx);
+    n = cv_ref_pool(vx, N, C, H, W, k, s, p, is_max, &want, &OH, &OW);
+    y = is_max ? tt_max_pool2d(c, x, k, s, p) : tt_avg_pool2d(c, x, k, s, p);
+    if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    ys[0] = N; ys[1] = C; ys[2] = OH; ys[3] = OW;
+    if (cv_shape_is(y, 4, ys, file, line))
+        cv_close(c, y, want, NULL, is_max ? 0.0 : 1e-6, is_max ? 0.0 : 1e-5, n, file, line);
+    free(vx); free(want);
+    tt_ctx_destroy(c);
+}
+#define CV_POOL(N, C, H, W, k, s, p, m, lo, hi, seed) \
+    cv_pool_case((N), (C), (H), (W), (k), (s), (p), (m), (lo), (hi), (seed), __FILE__, __LINE__)
+
+static void test_max_pool2d(void) {
+    CV_POOL(2, 3, 8, 6, 2, 0, 0, 1, -1, 1, 600);    /* kernel 2, default stride */
+    CV_POOL(2, 3, 7, 9, 2, 0, 0, 1, -1, 1, 601);    /* odd sizes: floor mode drops the last row/col */
+    CV_POOL(1, 3, 7, 9, 3, 0, 0, 1, -1, 1, 602);    /* kernel 3, stride 3 */
+    CV_POOL(1, 3, 7, 9, 3, 2, 0, 1, -1, 1, 603);    /* explicit stride 2 (overlapping windows) */
+    CV_POOL(1, 3, 7, 9, 3, 1, 1, 1, -1, 1, 604);    /* padding 1 */
+    CV_POOL(3, 2, 9, 7, 3, 2, 1, 1, -1, 1, 605);
+    CV_POOL(1, 2, 33, 5, 2, 1, 1, 1, -1, 1, 606);   /* kernel 2, padding 1 */
+    CV_POOL(1, 1, 1, 1, 1, 0, 0, 1, -1, 1, 607);
+    CV_POOL(1, 4, 33, 17, 3, 2, 1, 1, -1, 1, 608);  /* 2244 inputs */
+    /* every value negative: a padded zero must never win, padding acts like -inf */
+    CV_POOL(2, 3, 7, 9, 3, 2, 1, 1, -5, -1, 609);
+    CV_POOL(1, 2, 5, 5, 2, 2, 1, 1, -5, -1, 610);
+    CV_POOL(1, 2, 5, 5, 3, 1, 1, 1, -5, -1, 611);
+}
+
+static void test_avg_pool2d(void) {
+    CV_POOL(2, 3, 8, 6, 2, 0, 0, 0, -1, 1, 620);
+    CV_POOL(2, 3, 7, 9, 2, 0, 0, 0, -1, 1, 621);
+    CV_POOL(1, 3, 7, 9, 3, 0, 0, 0, -1, 1, 622);
+    CV_POOL(1, 3, 7, 9, 3, 2, 0, 0, -1, 1, 623);
+    /* padding: padded zeros count in the divisor kernel*kernel (count_include_pad) */
+    CV_POOL(1, 3, 7, 9, 3, 1, 1, 0, 1, 2, 624);
+    CV_POOL(3, 2, 9, 7, 3, 2, 1, 0, -1, 1, 625);
+    CV_POOL(1, 2, 33, 5, 2, 1, 1, 0, 1, 2, 626);
+    CV_POOL(1, 2, 5, 5, 2, 2, 1, 0, 1, 2, 627);
+    CV_POOL(1, 1, 1, 1, 1, 0, 0, 0, -1, 1, 628);
+    CV_POOL(1, 4, 33, 17, 3, 2, 1, 0, -1, 1, 629);
+    {   /* a hand-checked corner: ones, kernel 3, padding 1, stride 1 -> the corner averages 4/9 */
+        tt_ctx *c = tu_ctx();
+        int64_t xs[4] = {1, 1, 3, 3}, idx[4] = {0, 0, 0, 0};
+        tt_tensor *x = tt_ones(c, TT_F32, 4, xs);
+        tt_tensor *y = tt_avg_pool2d(c, x, 3, 1, 1);
+        CHECK_GUARDS(c);
+        if (CHECK(y != NULL)) {
+            CHECK_NEAR(tt_get(c, y, idx), 4.0 / 9.0, 1e-6, 1e-6);
+            idx[2] = 1; idx[3] = 1;
+            CHECK_NEAR(tt_get(c, y, idx), 1.0, 1e-6, 1e-6);
+            idx[2] = 0; idx[3] = 1;
+            CHECK_NEAR(tt_get(c, y, idx), 6.0 / 9.0, 1e-6, 1e-6);
+        }
+        tt_ctx_destroy(c);
+    }
+}
+
+/* Pooling of non-contiguous x (transposed H and W). */
+static void test_pool_noncontiguous(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t bs[4] = {2, 3, 9, 7}, nc, h, w, OH, OW, ys[4];
+    double *vb, vx[2 * 3 * 7 * 9], *want;
+    long long n;
+    tt_tensor *base = cv_rand(c, 4, bs, 650, -1, 1, &vb);
+    tt_tensor *x = tt_transpose(c, base, 2, 3), *y;          /* [2,3,7,9] */
+    for (nc = 0; nc < 6; nc++)
+        for (h = 0; h < 7; h++)
+            for (w = 0; w < 9; w++) vx[(nc * 7 + h) * 9 + w] = vb[(nc * 9 + w) * 7 + h];
+    ys[0] = 2; ys[1] = 3;
+    n = cv_ref_pool(vx, 2, 3, 7, 9, 3, 2, 1, 1, &want, &OH, &OW);
+    y = tt_max_pool2d(c, x, 3, 2, 1);
+    CHECK_GUARDS(c);
+    ys[2] = OH; ys[3] = OW;
+    if (cv_shape_is(y, 4, ys, __FILE__, __LINE__)) cv_close(c, y, want, NULL, 0, 0, n, __FILE__, __LINE__);
+    free(want);
+    n = cv_ref_pool(vx, 2, 3, 7, 9, 2, 0, 1, 0, &want, &OH, &OW);
+    y = tt_avg_pool2d(c, x, 2, 0, 1);
+    CHECK_GUARDS(c);
+    ys[2] = OH; ys[3] = OW;
+    if (cv_shape_is(y, 4, ys, __FILE__, __LINE__)) cv_close(c, y, want, NULL, 1e-6, 1e-5, n, __FILE__, __LINE__);
+    free(want);
+    CHECK_NO_ERROR(c);
+    free(vb);
+    tt_ctx_destroy(c);
+}
+
+/* ---- adaptive pooling and upsampling ------------------------------------------------------------ */
+
+static void cv_adaptive_case(int64_t N, int64_t C, int64_t H, int64_t W, int64_t oh_, int64_t ow_, int noncontig,
+                             unsigned long long seed, const char *file, int line) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4], ys[4], nc, oh, ow, h, w;
+    long long total = N * C * oh_ * ow_;
+    double *vb, *vx, *want = (double *)malloc(sizeof(double) * (size_t)total);
+    tt_tensor *x, *y;
+    vx = (double *)malloc(sizeof(double) * (size_t)(N * C * H * W));
+    if (noncontig) {    /* x = transpose(2,3) of a contiguous [N,C,W,H] */
+        tt_tensor *base;
+        xs[0] = N; xs[1] = C; xs[2] = W; xs[3] = H;
+        base = cv_rand(c, 4, xs, seed, -1, 1, &vb);
+        x = tt_transpose(c, base, 2, 3);
+        for (nc = 0; nc < N * C; nc++)
+            for (h = 0; h < H; h++)
+                for (w = 0; w < W; w++) vx[(nc * H + h) * W + w] = vb[(nc * W + w) * H + h];
+    } else {
+        xs[0] = N; xs[1] = C; xs[2] = H; xs[3] = W;
+        x = cv_rand(c, 4, xs, seed, -1, 1, &vb);
+        memcpy(vx, vb, sizeof(double) * (size_t)(N * C * H * W));
+    }
+    for (nc = 0; nc < N * C; nc++)
+        for (oh = 0; oh < oh_; oh++)
+            for (ow = 0; ow < ow_; ow++) {
+                int64_t h0 = (oh * H) / oh_, h1 = ((oh + 1) * H + oh_ - 1) / oh_;   /* floor, ceil */
+                int64_t w0 = (ow * W) / ow_, w1 = ((ow + 1) * W + ow_ - 1) / ow_;
+                double s = 0.0;
+                for (h = h0; h < h1; h++)
+                    for (w = w0; w < w1; w++) s += vx[(nc * H + h) * W + w];
+                want[(nc * oh_ + oh) * ow_ + ow] = s / (double)((h1 - h0) * (w1 - w0));
+            }
+    y = tt_adaptive_avg_pool2d(c, x, oh_, ow_);
+    if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    ys[0] = N; ys[1] = C; ys[2] = oh_; ys[3] = ow_;
+    if (cv_shape_is(y, 4, ys, file, line)) cv_close(c, y, want, NULL, 1e-6, 1e-5, total, file, line);
+    free(vb); free(vx); free(want);
+    tt_ctx_destroy(c);
+}
+#define CV_ADAPTIVE(N, C, H, W, oh, ow, nc, seed) \
+    cv_adaptive_case((N), (C), (H), (W), (oh), (ow), (nc), (seed), __FILE__, __LINE__)
+
+static void test_adaptive_avg_pool2d(void) {
+    CV_ADAPTIVE(2, 3, 7, 9, 1, 1, 0, 700);     /* global average */
+    CV_ADAPTIVE(1, 2, 33, 17, 1, 1, 0, 701);   /* global over 561 values */
+    CV_ADAPTIVE(2, 3, 7, 9, 3, 4, 0, 702);     /* 7 -> 3, 9 -> 4: overlapping floor/ceil bins */
+    CV_ADAPTIVE(1, 2, 7, 9, 7, 9, 0, 703);     /* identity */
+    CV_ADAPTIVE(1, 2, 8, 6, 4, 3, 0, 704);     /* exact division: plain 2x2 average */
+    CV_ADAPTIVE(1, 2, 3, 5, 5, 7, 0, 705);     /* output larger than input */
+    CV_ADAPTIVE(3, 1, 33, 5, 7, 2, 0, 706);
+    CV_ADAPTIVE(2, 3, 7, 9, 3, 4, 1, 707);     /* non-contiguous input */
+    CV_ADAPTIVE(1, 1, 1, 1, 1, 1, 0, 708);
+}
+
+static void cv_upsample_case(int64_t N, int64_t C, int64_t H, int64_t W, int64_t oh_, int64_t ow_, int noncontig,
+                             unsigned long long seed, const char *file, int line) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4], ys[4], nc, oh, ow, h, w;
+    long long total = N * C * oh_ * ow_;
+    double *vb, *vx, *want = (double *)malloc(sizeof(double) * (size_t)total);
+    tt_tensor *x, *y;
+    vx = (double *)malloc(sizeof(double) * (size_t)(N * C * H * W));
+    if (noncontig) {    /* x = rows 0,2,4,... of a contiguous [N,C,2H,W] */
+        tt_tensor *base;
+        xs[0] = N; xs[1] = C; xs[2] = 2 * H; xs[3] = W;
+        base = cv_rand(c, 4, xs, seed, -1, 1, &vb);
+        x = tt_slice(c, base, 2, 0, 2 * H, 2);
+        for (nc = 0; nc < N * C; nc++)
+            for (h = 0; h < H; h++)
+                for (w = 0; w < W; w++) vx[(nc * H + h) * W + w] = vb[(nc * 2 * H + 2 * h) * W + w];
+    } else {
+        xs[0] = N; xs[1] = C; xs[2] = H; xs[3] = W;
+        x = cv_rand(c, 4, xs, seed, -1, 1, &vb);
+        memcpy(vx, vb, sizeof(double) * (size_t)(N * C * H * W));
+    }
+    for (nc = 0; nc < N * C; nc++)
+        for (oh = 0; oh < oh_; oh++)
+            for (ow = 0; ow < ow_; ow++)
+                want[(nc * oh_ + oh) * ow_ + ow] = vx[(nc * H + (oh * H) / oh_) * W + (ow * W) / ow_];
+    y = tt_upsample_nearest(c, x, oh_, ow_);
+    if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    ys[0] = N; ys[1] = C; ys[2] = oh_; ys[3] = ow_;
+    if (cv_shape_is(y, 4, ys, file, line)) cv_close(c, y, want, NULL, 0.0, 0.0, total, file, line);
+    free(vb); free(vx); free(want);
+    tt_ctx_destroy(c);
+}
+#define CV_UPSAMPLE(N, C, H, W, oh, ow, nc, seed) \
+    cv_upsample_case((N), (C), (H), (W), (oh), (ow), (nc), (seed), __FILE__, __LINE__)
+
+static void test_upsample_nearest(void) {
+    CV_UPSAMPLE(2, 3, 3, 4, 6, 8, 0, 800);      /* 2x */
+    CV_UPSAMPLE(1, 2, 5, 5, 7, 7, 0, 801);      /* 5 -> 7 */
+    CV_UPSAMPLE(1, 2, 7, 7, 3, 3, 0, 802);      /* 7 -> 3 (downsampling) */
+    CV_UPSAMPLE(1, 2, 5, 7, 7, 3, 0, 803);      /* different ratio per axis */
+    CV_UPSAMPLE(1, 1, 1, 1, 3, 5, 0, 804);      /* 1x1 broadcast to 3x5 */
+    CV_UPSAMPLE(1, 3, 33, 17, 66, 34, 0, 805);  /* 6732 outputs */
+    CV_UPSAMPLE(2, 3, 7, 9, 7, 9, 0, 806);      /* identity */
+    CV_UPSAMPLE(2, 3, 7, 9, 10, 4, 1, 807);     /* non-contiguous input */
+}
+
+/* ---- bad input -------------------------------------------------------------------------------- */
+
+/* The op failed: NULL result, the status is one of two, and the message names the op. */
+static int cv_failed(tt_ctx *c, const tt_tensor *r, tt_status s1, tt_status s2, const char *op,
+                     const char *file, int line) {
+    int ok = 1;
+    if (r != NULL) ok = tt_test__fail(file, line, "result should be NULL");
+    if (tt_ctx_status(c) != s1 && tt_ctx_status(c) != s2)
+        ok = tt_test__eq_int(tt_ctx_status(c), s1, file, line, "tt_ctx_status(c)", "expected status");
+    ok &= tt_test__str_contains(tt_error(c), op, file, line, "tt_error(c)");
+    if (!tt_ctx_check_guards(c)) ok = tt_test__fail(file, line, "guards overwritten");
+    tt_clear_error(c);
+    return ok;
+}
+#define CV_FAILED(c, r, s1, s2, op) cv_failed((c), (r), (s1), (s2), (op), __FILE__, __LINE__)
+
+static void test_conv2d_bad_input(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4] = {1, 3, 5, 5}, ws[4] = {4, 2, 3, 3}, ws3[4] = {4, 3, 3, 3}, x4s[4] = {1, 4, 5, 5};
+    int64_t wg[4] = {6, 2, 3, 3}, wo[4] = {3, 2, 3, 3}, small[4] = {1, 1, 3, 3}, wbig[4] = {1, 1, 5, 5};
+    int64_t x3s[3] = {3, 5, 5}, bs5[1] = {5}, w3d[3] = {4, 3, 3};
+    tt_tensor *x = tt_zeros(c, TT_F32, 4, xs), *w = tt_zeros(c, TT_F32, 4, ws), *w3 = tt_zeros(c, TT_F32, 4, ws3);
+    tt_tensor *x4 = tt_zeros(c, TT_F32, 4, x4s), *wgt = tt_zeros(c, TT_F32, 4, wg), *wout = tt_zeros(c, TT_F32, 4, wo);
+    tt_tensor *xsm = tt_zeros(c, TT_F32, 4, small), *wb = tt_zeros(c, TT_F32, 4, wbig);
+    tt_tensor *x3 = tt_zeros(c, TT_F32, 3, x3s), *b5 = tt_zeros(c, TT_F32, 1, bs5);
+    tt_tensor *w3dim = tt_zeros(c, TT_F32, 3, w3d);
+    int64_t w22s[4] = {4, 3, 2, 2};
+    tt_tensor *w22 = tt_zeros(c, TT_F32, 4, w22s);
+    tt_conv_params p;
+    CHECK_GUARDS(c);
+    CHECK_NO_ERROR(c);
+
+    /* channel mismatch: x has 3 channels, weight expects 2 */
+    CHECK(tt_conv2d(c, x, w, NULL, 1, 0, 1, 1) == NULL);
+    CHECK_GUARDS(c);
+    CHECK_STR_CONTAINS(tt_error(c), "tt_conv2d:");
+    CHECK_STR_CONTAINS(tt_error(c), "[1,3,5,5]");
+    CHECK_STR_CONTAINS(tt_error(c), "[4,2,3,3]");
+    (void)CHECK_ERROR(c, TT_ERR_SHAPE, "tt_conv2d");
+
+    /* groups that do not divide C_in (4 % 3) or C_out (3 % 2) */
+    CV_FAILED(c, tt_conv2d(c, x4, wgt, NULL, 1, 0, 1, 3), TT_ERR_SHAPE, TT_ERR_ARG, "tt_conv2d:");
+    CV_FAILED(c, tt_conv2d(c, x4, wout, NULL, 1, 0, 1, 2), TT_ERR_SHAPE, TT_ERR_ARG, "tt_conv2d:");
+    /* groups 0 must not divide by zero */
+    CV_FAILED(c, tt_conv2d(c, x, w3, NULL, 1, 0, 1, 0), TT_ERR_ARG, TT_ERR_ARG, "tt_conv2d:");
+
+    /* kernel larger than the padded input (3x3 input, 5x5 kernel, padding 0); with
+       padding 1 it fits exactly; a dilated 3x3 (span 7) on 5x5 does not */
+    CV_FAILED(c, tt_conv2d(c, xsm, wb, NULL, 1, 0, 1, 1), TT_ERR_SHAPE, TT_ERR_ARG, "tt_conv2d:");
+    CHECK(tt_conv2d(c, xsm, wb, NULL, 1, 1, 1, 1) != NULL);
+    CHECK_NO_ERROR(c);
+    CV_FAILED(c, tt_conv2d(c, x, w3, NULL, 1, 0, 3, 1), TT_ERR_SHAPE, TT_ERR_ARG, "tt_conv2d:");
+    /* span 6 on 5 rows with stride 2: (5 - 6) / 2 truncates to 0 in C, still an error */
+    CV_FAILED(c, tt_conv2d(c, x, w22, NULL, 2, 0, 5, 1), TT_ERR_SHAPE, TT_ERR_ARG, "tt_conv2d:");
+
+    /* bad params: stride 0, dilation 0, negative padding */
+    CHECK(tt_conv2d(c, x, w3, NULL, 0, 0, 1, 1) == NULL);
+    CHECK_GUARDS(c);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_conv2d:");
+    CHECK(tt_conv2d(c, x, w3, NULL, 1, 0, 0, 1) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_conv2d:");
+    CHECK(tt_conv2d(c, x, w3, NULL, 1, -1, 1, 1) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_conv2d:");
+    CHECK(tt_conv2d(c, x, w3, NULL, -2, 0, 1, 1) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_conv2d:");
+
+    /* non-4-D input or weight */
+    CHECK(tt_conv2d(c, x3, w3, NULL, 1, 0, 1, 1) == NULL);
+    CHECK_STR_CONTAINS(tt_error(c), "[3,5,5]");
+    CV_FAILED(c, NULL, TT_ERR_SHAPE, TT_ERR_ARG, "tt_conv2d:");
+    CV_FAILED(c, tt_conv2d(c, x, w3dim, NULL, 1, 0, 1, 1), TT_ERR_SHAPE, TT_ERR_ARG, "tt_conv2d:");
+
+    /* bias of the wrong size */
+    CHECK(tt_conv2d(c, x, w3, b5, 1, 0, 1, 1) == NULL);
+    CHECK_STR_CONTAINS(tt_error(c), "[5]");
+    (void)CHECK_ERROR(c, TT_ERR_SHAPE, "tt_conv2d:");
+
+    /* tt_conv2d_ex: stride 0 on one axis only; NULL params */
+    memset(&p, 0, sizeof p);
+    p.stride[0] = 1; p.stride[1] = 0; p.dilation[0] = p.dilation[1] = 1; p.groups = 1;
+    CHECK(tt_conv2d_ex(c, x, w3, NULL, &p) == NULL);
+    CHECK_GUARDS(c);
+    CHECK(tt_ctx_status(c) == TT_ERR_ARG);
+    CHECK_STR_CONTAINS(tt_error(c), "tt_conv2d");
+    tt_clear_error(c);
+    p.stride[1] = 1; p.dilation[1] = 0;
+    CHECK(tt_conv2d_ex(c, x, w3, NULL, &p) == NULL);
+    CHECK(tt_ctx_status(c) == TT_ERR_ARG);
+    tt_clear_error(c);
+    CHECK(tt_conv2d_ex(c, x, w3, NULL, NULL) == NULL);
+    CHECK(tt_ctx_status(c) == TT_ERR_ARG);
+    CHECK_STR_CONTAINS(tt_error(c), "tt_conv2d");
+    tt_clear_error(c);
+
+    /* NULL inputs: NULL and no new error (a NULL bias is "no bias") */
+    CHECK(tt_conv2d(c, NULL, w3, NULL, 1, 0, 1, 1) == NULL);
+    CHECK(tt_conv2d(c, x, NULL, NULL, 1, 0, 1, 1) == NULL);
+    p.dilation[1] = 1;
+    CHECK(tt_conv2d_ex(c, NULL, w3, NULL, &p) == NULL);
+    CHECK(tt_error(c) == NULL);
+    CHECK_EQ_INT(tt_ctx_status(c), TT_OK);
+    CHECK(tt_conv2d_ex(c, x, w3, NULL, &p) != NULL);
+    CHECK_NO_ERROR(c);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+static void test_conv1d_bad_input(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[3] = {2, 3, 9}, ws[3] = {4, 2, 3}, ws3[3] = {4, 3, 3}, x4s[4] = {2, 3, 9, 1}, wbig[3] = {4, 3, 11};
+    tt_tensor *x = tt_zeros(c, TT_F32, 3, xs), *w = tt_zeros(c, TT_F32, 3, ws), *w3 = tt_zeros(c, TT_F32, 3, ws3);
+    tt_tensor *x4 = tt_zeros(c, TT_F32, 4, x4s), *wb = tt_zeros(c, TT_F32, 3, wbig);
+    CHECK_GUARDS(c);
+    CHECK(tt_conv1d(c, x, w, NULL, 1, 0, 1, 1) == NULL);
+    CHECK_STR_CONTAINS(tt_error(c), "[2,3,9]");
+    CHECK_STR_CONTAINS(tt_error(c), "[4,2,3]");
+    (void)CHECK_ERROR(c, TT_ERR_SHAPE, "tt_conv1d:");
+    CV_FAILED(c, tt_conv1d(c, x4, w3, NULL, 1, 0, 1, 1), TT_ERR_SHAPE, TT_ERR_ARG, "tt_conv1d:");
+    CV_FAILED(c, tt_conv1d(c, x, wb, NULL, 1, 0, 1, 1), TT_ERR_SHAPE, TT_ERR_ARG, "tt_conv1d:");
+    CV_FAILED(c, tt_conv1d(c, x, w3, NULL, 1, 0, 1, 2), TT_ERR_SHAPE, TT_ERR_ARG, "tt_conv1d:");
+    CHECK(tt_conv1d(c, x, w3, NULL, 0, 0, 1, 1) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_conv1d:");
+    CHECK(tt_conv1d(c, NULL, w3, NULL, 1, 0, 1, 1) == NULL);
+    CHECK(tt_conv1d(c, x, NULL, NULL, 1, 0, 1, 1) == NULL);
+    CHECK(tt_error(c) == NULL);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+static void test_pool_bad_input(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4] = {1, 2, 5, 5}, x3s[3] = {2, 5, 5}, xsm[4] = {1, 1, 2, 2};
+    tt_tensor *x = tt_zeros(c, TT_F32, 4, xs), *x3 = tt_zeros(c, TT_F32, 3, x3s), *xs2 = tt_zeros(c, TT_F32, 4, xsm);
+    CHECK_GUARDS(c);
+
+    /* non-4-D input */
+    CHECK(tt_max_pool2d(c, x3, 2, 0, 0) == NULL);
+    CHECK_STR_CONTAINS(tt_error(c), "[2,5,5]");
+    CV_FAILED(c, NULL, TT_ERR_SHAPE, TT_ERR_ARG, "tt_max_pool2d:");
+    CV_FAILED(c, tt_avg_pool2d(c, x3, 2, 0, 0), TT_ERR_SHAPE, TT_ERR_ARG, "tt_avg_pool2d:");
+    CV_FAILED(c, tt_adaptive_avg_pool2d(c, x3, 2, 2), TT_ERR_SHAPE, TT_ERR_ARG, "tt_adaptive_avg_pool2d:");
+    CV_FAILED(c, tt_upsample_nearest(c, x3, 4, 4), TT_ERR_SHAPE, TT_ERR_ARG, "tt_upsample_nearest:");
+
+    /* bad params: kernel 0, negative stride, padding above kernel/2 */
+    CHECK(tt_max_pool2d(c, x, 0, 0, 0) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_max_pool2d:");
+    CHECK(tt_avg_pool2d(c, x, 0, 0, 0) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_avg_pool2d:");
+    CHECK(tt_max_pool2d(c, x, 2, -1, 0) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_max_pool2d:");
+    CHECK(tt_max_pool2d(c, x, 2, 0, 2) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_max_pool2d:");
+    CHECK(tt_avg_pool2d(c, x, 3, 1, 2) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_avg_pool2d:");
+    CHECK(tt_max_pool2d(c, x, 3, 1, -1) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_max_pool2d:");
+
+    /* window larger than the (padded) input */
+    CV_FAILED(c, tt_max_pool2d(c, xs2, 3, 0, 0), TT_ERR_SHAPE, TT_ERR_ARG, "tt_max_pool2d:");
+    CV_FAILED(c, tt_avg_pool2d(c, xs2, 3, 0, 0), TT_ERR_SHAPE, TT_ERR_ARG, "tt_avg_pool2d:");
+
+    /* output sizes must be >= 1 */
+    CHECK(tt_adaptive_avg_pool2d(c, x, 0, 2) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_adaptive_avg_pool2d:");
+    CHECK(tt_adaptive_avg_pool2d(c, x, 2, -1) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_adaptive_avg_pool2d:");
+    CHECK(tt_upsample_nearest(c, x, 0, 4) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_upsample_nearest:");
+    CHECK(tt_upsample_nearest(c, x, 4, -3) == NULL);
+    (void)CHECK_ERROR(c, TT_ERR_ARG, "tt_upsample_nearest:");
+
+    /* NULL inputs */
+    CHECK(tt_max_pool2d(c, NULL, 2, 0, 0) == NULL);
+    CHECK(tt_avg_pool2d(c, NULL, 2, 0, 0) == NULL);
+    CHECK(tt_adaptive_avg_pool2d(c, NULL, 1, 1) == NULL);
+    CHECK(tt_upsample_nearest(c, NULL, 2, 2) == NULL);
+    CHECK(tt_error(c) == NULL);
+    CHECK_EQ_INT(tt_ctx_status(c), TT_OK);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+TT_TEST_GROUP(conv) = {
+    {"conv2d_basic", test_conv2d_basic},
+    {"conv2d_stride_padding_dilation", test_conv2d_stride_padding_dilation},
+    {"conv2d_groups", test_conv2d_groups},
+    {"conv2d_depthwise", test_conv2d_depthwise},
+    {"conv2d_ex_per_axis", test_conv2d_ex_per_axis},
+    {"conv2d_noncontiguous", test_conv2d_noncontiguous},
+    {"conv1d", test_conv1d},
+    {"max_pool2d", test_max_pool2d},
+    {"avg_pool2d", test_avg_pool2d},
+    {"pool_noncontiguous", test_pool_noncontiguous},
+    {"adaptive_avg_pool2d", test_adaptive_avg_pool2d},
+    {"upsample_nearest", test_upsample_nearest},
+    {"conv2d_bad_input", test_conv2d_bad_input},
+    {"conv1d_bad_input", test_conv1d_bad_input},
+    {"pool_bad_input", test_pool_bad_input},
+    {NULL, NULL}
+};
