@@ -992,22 +992,23 @@ static float tt__load(const void *p, tt_dtype dt, int64_t i) {
     }
 }
 
-/* float -> i32 toward zero, saturating; NaN gives 0 (C leaves these undefined). */
-static int32_t tt__f32_to_i32(float v) {
+/* double -> i32 toward zero, saturating; NaN gives 0 (C leaves these undefined). */
+static int32_t tt__to_i32(double v) {
     if (v != v) return 0;
-    if (v >= 2147483647.0f) return INT32_MAX;
-    if (v <= -2147483648.0f) return INT32_MIN;
+    if (v >= 2147483647.0) return INT32_MAX;
+    if (v <= -2147483648.0) return INT32_MIN;
     return (int32_t)v;
 }
 
-/* Stores v as element i of storage p of type dt. */
-static void tt__store(void *p, tt_dtype dt, int64_t i, float v) {
+/* Stores v as element i of storage p of type dt. A double, so that i32 values from
+   tt_full/tt_arange stay exact beyond 2^24; every float converts to it exactly. */
+static void tt__store(void *p, tt_dtype dt, int64_t i, double v) {
     switch (dt) {
-    case TT_F32:  ((float *)p)[i] = v; break;
-    case TT_F16:  ((uint16_t *)p)[i] = tt_f32_to_f16(v); break;
-    case TT_BF16: ((uint16_t *)p)[i] = tt_f32_to_bf16(v); break;
-    case TT_I32:  ((int32_t *)p)[i] = tt__f32_to_i32(v); break;
-    case TT_BOOL: ((uint8_t *)p)[i] = (uint8_t)(v != 0.0f); break;
+    case TT_F32:  ((float *)p)[i] = (float)v; break;
+    case TT_F16:  ((uint16_t *)p)[i] = tt_f32_to_f16((float)v); break;
+    case TT_BF16: ((uint16_t *)p)[i] = tt_f32_to_bf16((float)v); break;
+    case TT_I32:  ((int32_t *)p)[i] = tt__to_i32(v); break;
+    case TT_BOOL: ((uint8_t *)p)[i] = (uint8_t)(v != 0.0); break;
     default: break;
     }
 }
@@ -1098,9 +1099,9 @@ static void tt__update_numel(tt_tensor *t) {
     t->numel = n;
 }
 
-static void tt__fill(tt_tensor *t, float v) {
+static void tt__fill(tt_tensor *t, double v) {
     int64_t i;
-    if (t->dtype == TT_F32) { float *d = (float *)t->data; for (i = 0; i < t->numel; i++) d[i] = v; return; }
+    if (t->dtype == TT_F32) { float *d = (float *)t->data; for (i = 0; i < t->numel; i++) d[i] = (float)v; return; }
     for (i = 0; i < t->numel; i++) tt__store(t->data, t->dtype, i, v);
 }
 
@@ -1110,7 +1111,7 @@ TT_API tt_tensor *tt_empty(tt_ctx *ctx, tt_dtype dtype, int ndim, const int64_t 
 
 static tt_tensor *tt__full(tt_ctx *ctx, const char *op, tt_dtype dtype, int ndim, const int64_t *shape, double v) {
     tt_tensor *t = tt__new(ctx, op, dtype, ndim, shape);
-    if (t) tt__fill(t, (float)v);
+    if (t) tt__fill(t, v);
     return t;
 }
 
@@ -1140,7 +1141,7 @@ TT_API tt_tensor *tt_arange(tt_ctx *ctx, tt_dtype dtype, double start, double st
     n = count > 0 ? (int64_t)count : 0;
     t = tt__new(ctx, "tt_arange", dtype, 1, &n);
     if (!t) return NULL;
-    for (i = 0; i < n; i++) tt__store(t->data, dtype, i, (float)(start + (double)i * step));
+    for (i = 0; i < n; i++) tt__store(t->data, dtype, i, start + (double)i * step);
     return t;
 }
 
@@ -1164,7 +1165,7 @@ TT_API tt_tensor *tt_eye(tt_ctx *ctx, tt_dtype dtype, int64_t n, int64_t m) {
     shape[0] = n; shape[1] = m;
     t = tt__full(ctx, "tt_eye", dtype, 2, shape, 0.0);
     if (!t) return NULL;
-    for (i = 0; i < n && i < m; i++) tt__store(t->data, dtype, i * m + i, 1.0f);
+    for (i = 0; i < n && i < m; i++) tt__store(t->data, dtype, i * m + i, 1.0);
     return t;
 }
 
@@ -1442,9 +1443,9 @@ static tt_tensor *tt__slice(tt_ctx *ctx, const char *op, tt_tensor *x, int axis,
     stop = tt__slice_bound(stop, x->shape[a]);
     t = tt__alias(ctx, op, x);
     if (!t) return NULL;
-    t->shape[a] = stop > start ? (stop - start + step - 1) / step : 0;
+    t->shape[a] = stop > start ? (stop - start - 1) / step + 1 : 0;
     if (t->shape[a] > 0) t->offset += start * x->stride[a];
-    t->stride[a] *= step;
+    if (t->shape[a] > 1) t->stride[a] *= step;         /* bounded by the storage: step < size here */
     tt__update_numel(t);
     return t;
 }
@@ -1484,6 +1485,10 @@ static tt_tensor *tt__expand(tt_ctx *ctx, const char *op, tt_tensor *x, int ndim
             t->shape[d] = want;
             t->stride[d] = 0;
         }
+    }
+    {
+        int64_t numel;
+        if (!tt__check_shape(ctx, op, t->ndim, t->shape, &numel)) return NULL;
     }
     tt__update_numel(t);
     return t;
@@ -1789,14 +1794,17 @@ static void tt__binary_chunk(tt__binary_op op, float *y, const float *a, const f
     }
 }
 
-/* Writes a chunk of computed floats to the output row (f32, or narrowed to bool). */
+/* Where a chunk's results go: straight into an f32 output, or into buf to be narrowed. */
+static float *tt__chunk_dst(tt_tensor *out, int64_t off, float *buf) {
+    return out->dtype == TT_F32 ? (float *)out->data + off : buf;
+}
+
+/* Narrows a chunk of 0/1 floats into a bool output (f32 outputs were written in place). */
 static void tt__store_chunk(tt_tensor *out, int64_t off, const float *v, int64_t n) {
     int64_t i;
     if (out->dtype == TT_BOOL) {
         uint8_t *d = (uint8_t *)out->data + off;
         for (i = 0; i < n; i++) d[i] = (uint8_t)(v[i] != 0.0f);
-    } else {
-        memcpy((float *)out->data + off, v, (size_t)n * sizeof(float));
     }
 }
 
@@ -1821,8 +1829,9 @@ static tt_tensor *tt__unary(tt_ctx *ctx, const char *name, tt__unary_op op, tt_t
         for (c = 0; c < L.n; c += TT__CHUNK) {
             int64_t n = tt__min64(TT__CHUNK, L.n - c);
             const float *xs = tt__gather((const float *)xf->data + L.off[1] + c * L.inner[1], L.inner[1], n, xbuf);
-            tt__unary_chunk(op, ybuf, xs, n, p0, p1);
-            tt__store_chunk(out, L.off[0] + c, ybuf, n);
+            float *y = tt__chunk_dst(out, L.off[0] + c, ybuf);
+            tt__unary_chunk(op, y, xs, n, p0, p1);
+            tt__store_chunk(out, L.off[0] + c, y, n);
         }
     }
     tt_scope_end(ctx, scope);
@@ -1856,8 +1865,9 @@ static tt_tensor *tt__binary(tt_ctx *ctx, const char *name, tt__binary_op op, tt
             int64_t n = tt__min64(TT__CHUNK, L.n - c);
             const float *as = tt__gather((const float *)af->data + L.off[1] + c * L.inner[1], L.inner[1], n, abuf);
             const float *bs = tt__gather((const float *)bf->data + L.off[2] + c * L.inner[2], L.inner[2], n, bbuf);
-            tt__binary_chunk(op, ybuf, as, bs, n);
-            tt__store_chunk(out, L.off[0] + c, ybuf, n);
+            float *y = tt__chunk_dst(out, L.off[0] + c, ybuf);
+            tt__binary_chunk(op, y, as, bs, n);
+            tt__store_chunk(out, L.off[0] + c, y, n);
         }
     }
     tt_scope_end(ctx, scope);
@@ -2891,9 +2901,10 @@ TT_API int tt_split(tt_ctx *ctx, tt_tensor *x, int64_t split_size, int axis, tt_
     if (split_size < 1) { tt__fail(ctx, TT_ERR_ARG, "tt_split: split_size is %D, expected >= 1", split_size); return -1; }
     if (max_out > 0 && !out) { tt__fail(ctx, TT_ERR_ARG, "tt_split: out is NULL but max_out is %d", max_out); return -1; }
     size = x->shape[a];
-    count = size == 0 ? 1 : (int)((size + split_size - 1) / split_size);
+    count = size == 0 ? 1 : (int)((size - 1) / split_size + 1);
     for (i = 0; i < count && i < max_out; i++) {
-        out[i] = tt__slice(ctx, "tt_split", x, a, i * split_size, (i + 1) * split_size, 1);
+        int64_t start = (int64_t)i * split_size;
+        out[i] = tt__slice(ctx, "tt_split", x, a, start, start + tt__min64(split_size, size - start), 1);
         if (!out[i]) return -1;
     }
     return count;
@@ -2907,7 +2918,7 @@ TT_API int tt_chunk(tt_ctx *ctx, tt_tensor *x, int chunks, int axis, tt_tensor *
     if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "tt_chunk: axis %d is out of range for shape %S", axis, x); return -1; }
     if (chunks < 1) { tt__fail(ctx, TT_ERR_ARG, "tt_chunk: chunks is %d, expected >= 1", chunks); return -1; }
     size = x->shape[a];
-    return tt_split(ctx, x, size == 0 ? 1 : (size + chunks - 1) / chunks, a, out, max_out);
+    return tt_split(ctx, x, size == 0 ? 1 : (size - 1) / chunks + 1, a, out, max_out);
 }
 
 TT_API tt_tensor *tt_pad(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int n_pads, float value) {
@@ -3048,44 +3059,58 @@ TT_API tt_tensor *tt_embedding(tt_ctx *ctx, tt_tensor *weight, tt_tensor *indice
     return rows;
 }
 
-/* Copies a (possibly zero- or negative-strided) view of x into a new contiguous tensor of
-   out_shape, whose elements are the view's in order (the view has vdims axes). */
-static tt_tensor *tt__materialize(tt_ctx *ctx, const char *op, const tt_tensor *x, int vdims, const int64_t *vshape,
-                                  const int64_t *vstride, int64_t voffset, int ondim, const int64_t *oshape) {
-    tt_tensor src, dst, *out;
+/* Copies a (possibly zero- or negative-strided) view of x into out, a contiguous tensor
+   whose elements are the view's in order (the view has vdims axes). */
+static void tt__copy_view(tt_tensor *out, const tt_tensor *x, int vdims, const int64_t *vshape,
+                          const int64_t *vstride, int64_t voffset) {
+    tt_tensor src, dst;
     int d;
-    out = tt__new(ctx, op, x->dtype, ondim, oshape);
-    if (!out) return NULL;
     src = *x;
     src.ndim = vdims;
     src.offset = voffset;
     for (d = 0; d < vdims; d++) { src.shape[d] = vshape[d]; src.stride[d] = vstride[d]; }
     dst = src;                                         /* same shape, contiguous, in out */
     dst.data = out->data;
-    dst.offset = 0;
+    dst.offset = out->offset;
     tt__set_contiguous_strides(&dst);
     tt__copy_into(&dst, &src);
-    return out;
+}
+
+/* Fills dst (contiguous; x's shape with axis a times r) from contiguous x repeated r times
+   along a: each element r times (interleave) or the whole axis r times (tile). Seen as
+   [P, s, Q] around the axis, x needs only a 4-axis view with one stride-0 axis. */
+static void tt__repeat_into(tt_tensor *dst, const tt_tensor *x, int a, int64_t r, bool interleave) {
+    int64_t P = 1, Q = 1, s = x->shape[a], shape[4], stride[4];
+    int d;
+    for (d = 0; d < a; d++) P *= x->shape[d];
+    for (d = a + 1; d < x->ndim; d++) Q *= x->shape[d];
+    shape[0] = P; stride[0] = s * Q;
+    shape[3] = Q; stride[3] = 1;
+    if (interleave) { shape[1] = s; stride[1] = Q; shape[2] = r; stride[2] = 0; }
+    else            { shape[1] = r; stride[1] = 0; shape[2] = s; stride[2] = Q; }
+    tt__copy_view(dst, x, 4, shape, stride, x->offset);
 }
 
 TT_API tt_tensor *tt_repeat_interleave(tt_ctx *ctx, tt_tensor *x, int64_t repeats, int axis) {
     const char *op = "tt_repeat_interleave";
-    int64_t vshape[TT_MAX_DIMS], vstride[TT_MAX_DIMS], oshape[TT_MAX_DIMS];
-    int a, d, n = 0;
+    int64_t oshape[TT_MAX_DIMS];
+    int a, d;
+    tt_tensor *out, *xc;
+    tt_scope scope;
     if (!ctx || !x) return NULL;
     a = tt__axis(axis, x->ndim);
     if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
     if (repeats < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: repeats is %D, expected >= 0", op, repeats);
-    if (x->ndim >= TT_MAX_DIMS)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_UNSUPPORTED, "%s: x %S already has TT_MAX_DIMS axes", op, x);
-    if (tt__mul_checked(x->numel, repeats) < 0 || x->numel * repeats > (INT64_MAX >> 4))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: the result is too large", op);
-    for (d = 0; d < x->ndim; d++) {                    /* view: axis a followed by a size-repeats broadcast axis */
-        vshape[n] = x->shape[d]; vstride[n++] = x->stride[d];
-        oshape[d] = x->shape[d];
-        if (d == a) { vshape[n] = repeats; vstride[n++] = 0; oshape[d] *= repeats; }
-    }
-    return tt__materialize(ctx, op, x, n, vshape, vstride, x->offset, x->ndim, oshape);
+    for (d = 0; d < x->ndim; d++) oshape[d] = x->shape[d];
+    oshape[a] = tt__mul_checked(x->shape[a], repeats);
+    if (oshape[a] < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: the result is too large", op);
+    out = tt__new(ctx, op, x->dtype, x->ndim, oshape);
+    if (!out) return NULL;
+    scope = tt_scope_begin(ctx);
+    xc = tt_contiguous(ctx, x);
+    if (xc) tt__repeat_into(out, xc, a, repeats, true);
+    tt_scope_end(ctx, scope);
+    return xc ? out : NULL;
 }
 
 TT_API tt_tensor *tt_flip(tt_ctx *ctx, tt_tensor *x, const int *axes, int n) {
@@ -3093,6 +3118,7 @@ TT_API tt_tensor *tt_flip(tt_ctx *ctx, tt_tensor *x, const int *axes, int n) {
     int64_t stride[TT_MAX_DIMS], offset;
     bool flip[TT_MAX_DIMS];
     int i, d;
+    tt_tensor *out;
     if (!ctx || !x) return NULL;
     if (n < 0 || n > x->ndim || (n > 0 && !axes))
         return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: %d axes for shape %S", op, n, x);
@@ -3104,41 +3130,58 @@ TT_API tt_tensor *tt_flip(tt_ctx *ctx, tt_tensor *x, const int *axes, int n) {
                                          op, axes[i], x);
         flip[a] = true;
     }
+    out = tt__new(ctx, op, x->dtype, x->ndim, x->shape);
+    if (!out) return NULL;
     offset = x->offset;
     for (d = 0; d < x->ndim; d++) {                    /* walk flipped axes backwards: negative stride */
         stride[d] = flip[d] ? -x->stride[d] : x->stride[d];
         if (flip[d] && x->shape[d] > 0) offset += (x->shape[d] - 1) * x->stride[d];
     }
-    return tt__materialize(ctx, op, x, x->ndim, x->shape, stride, offset, x->ndim, x->shape);
+    tt__copy_view(out, x, x->ndim, x->shape, stride, offset);
+    return out;
 }
 
 TT_API tt_tensor *tt_tile(tt_ctx *ctx, tt_tensor *x, const int64_t *reps, int n) {
     const char *op = "tt_tile";
-    int64_t vshape[TT_MAX_DIMS], vstride[TT_MAX_DIMS], oshape[TT_MAX_DIMS], total = 1;
-    int D, d, v = 0;
+    int64_t shape[TT_MAX_DIMS], r[TT_MAX_DIMS], total = 1;
+    int D, d, last = -1;
+    tt_tensor *out, *cur;
+    tt_scope scope;
     if (!ctx || !x) return NULL;
     if (n < 0 || n > TT_MAX_DIMS || (n > 0 && !reps))
         return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: %d reps, expected 0..%d", op, n, TT_MAX_DIMS);
-    D = n > x->ndim ? n : x->ndim;
-    for (d = 0; d < D; d++) {                          /* x and reps are aligned at the last axis */
+    D = n > x->ndim ? n : x->ndim;                     /* x and reps are aligned at the last axis */
+    for (d = 0; d < D; d++) {
         int xd = d - (D - x->ndim), rd = d - (D - n);
-        int64_t size = xd >= 0 ? x->shape[xd] : 1, step = xd >= 0 ? x->stride[xd] : 0;
-        int64_t r = rd >= 0 ? reps[rd] : 1;
-        if (r < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: reps[%d] is %D, expected >= 0", op, rd, r);
-        if (r != 1) {                                  /* an outer broadcast axis repeats the block */
-            if (v >= TT_MAX_DIMS) break;
-            vshape[v] = r; vstride[v++] = 0;
-        }
-        if (v >= TT_MAX_DIMS) { v = TT_MAX_DIMS + 1; break; }
-        vshape[v] = size; vstride[v++] = step;
-        oshape[d] = size * r;
-        total = tt__mul_checked(total, oshape[d]);
+        r[d] = rd >= 0 ? reps[rd] : 1;
+        if (r[d] < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: reps[%d] is %D, expected >= 0", op, rd, r[d]);
+        shape[d] = tt__mul_checked(xd >= 0 ? x->shape[xd] : 1, r[d]);
+        total = shape[d] < 0 ? -1 : tt__mul_checked(total, shape[d]);
         if (total < 0 || total > (INT64_MAX >> 4)) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: the result is too large", op);
+        if (r[d] != 1) last = d;
     }
-    if (v > TT_MAX_DIMS || d < D)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_UNSUPPORTED, "%s: x %S with %d reps needs more than TT_MAX_DIMS axes "
-                                     "internally; tile in two steps", op, x, n);
-    return tt__materialize(ctx, op, x, v, vshape, vstride, x->offset, D, oshape);
+    out = tt__new(ctx, op, x->dtype, D, shape);
+    if (!out) return NULL;
+    scope = tt_scope_begin(ctx);
+    cur = tt__copy_as(ctx, op, x, x->dtype);            /* contiguous, viewed with D axes */
+    if (cur) {
+        cur->ndim = D;
+        for (d = 0; d < D; d++) cur->shape[d] = d < D - x->ndim ? 1 : x->shape[d - (D - x->ndim)];
+        tt__set_contiguous_strides(cur);
+    }
+    for (d = 0; cur && d < D; d++) {                   /* repeat one axis at a time */
+        tt_tensor *next;
+        int64_t ns[TT_MAX_DIMS];
+        int k;
+        if (r[d] == 1) continue;
+        for (k = 0; k < D; k++) ns[k] = k <= d ? shape[k] : cur->shape[k];
+        next = d == last ? out : tt__new(ctx, op, x->dtype, D, ns);
+        if (next) tt__repeat_into(next, cur, d, r[d], false);
+        cur = next;
+    }
+    if (cur && last < 0) tt__copy_into(out, cur);
+    tt_scope_end(ctx, scope);
+    return cur ? out : NULL;
 }
 
 TT_API tt_tensor *tt_shape_as_tensor(tt_ctx *ctx, tt_tensor *x) {

@@ -74,12 +74,14 @@ int main(void) {
         tt_scope_end(c, scope);
         if (tt_ctx_used(c) != params_bytes) bad = 1;                     // the scope freed it all
     }
+    printf("arena bytes in use after the loop: %zu (the parameters: %zu)\n", tt_ctx_used(c), params_bytes);
 
     // A deliberate mistake: a weight for 7 input features, given 8. The op returns NULL and the
     // context keeps a message naming the op and both shapes; clear it to go on.
     tt_tensor *feat = tt_ones(c, TT_F32, 2, feat_shape);
     tt_tensor *oops = tt_linear(c, feat, tt_randn(c, 7, 2, wrong), NULL);
-    printf("deliberate mistake: result %s, error \"%s\"\n", oops ? "non-NULL" : "NULL", tt_error(c));
+    const char *msg = tt_error(c);                                   // NULL when no error
+    printf("deliberate mistake: result %s, error \"%s\"\n", oops ? "non-NULL" : "NULL", msg ? msg : "");
     if (oops || tt_ctx_status(c) != TT_ERR_SHAPE) bad = 1;
     tt_clear_error(c);
 

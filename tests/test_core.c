@@ -39,7 +39,7 @@ static int tc_shape_is(const tt_tensor *t, int nd, ...) {
 #define TC_CHECK_VALUES(c, t, want, n, atol, rtol) do { \
     float *tc_v_ = tu_values((c), (t)); \
     CHECK(tc_v_ != NULL); \
-    if (tc_v_) CHECK_ALLCLOSE(tc_v_, (want), (n), (atol), (rtol)); \
+    if (tc_v_ && CHECK_EQ_INT((t)->numel, (n))) CHECK_ALLCLOSE(tc_v_, (want), (n), (atol), (rtol)); \
     free(tc_v_); } while (0)
 
 /* Reference decoding of an IEEE half. */
@@ -164,6 +164,8 @@ static void test_f16_known_values(void) {
     CHECK_EQ_INT(tt_f32_to_f16(-ldexpf(1.0f, -24)), 0x8001);
     CHECK_EQ_INT(tt_f32_to_f16(ldexpf(1.0f, -25)), 0x0000);              /* tie -> even (0) */
     CHECK_EQ_INT(tt_f32_to_f16(ldexpf(1.0f, -25) * 1.0001f), 0x0001);    /* just above the tie */
+    CHECK_EQ_INT(tt_f32_to_f16(tc_u2f(0x33000001u)), 0x0001);            /* 2^-25 + 1 f32 ulp */
+    CHECK_EQ_INT(tt_f32_to_f16(tc_u2f(0x32FFFFFFu)), 0x0000);            /* just below the tie */
     CHECK_EQ_INT(tt_f32_to_f16(ldexpf(3.0f, -25)), 0x0002);              /* 1.5 ulp: tie -> 2 */
     CHECK_EQ_INT(tt_f32_to_f16(ldexpf(5.0f, -25)), 0x0002);              /* 2.5 ulp: tie -> 2 */
     CHECK_EQ_INT(tt_f32_to_f16(ldexpf(1.0f, -26)), 0x0000);
@@ -545,7 +547,7 @@ static void test_scope_constant_memory(void) {
         x = tt_randn(c, (uint64_t)it, 1, s33);
         y = tt_add_scalar(c, x, 0.25f);
         z = tt_relu(c, y);
-        if (!z) { bad_val++; tt_scope_end(c, sc); continue; }
+        if (!z || z->numel != 33 || x->numel != 33) { bad_val++; tt_scope_end(c, sc); continue; }
         if (tt_ctx_used(c) <= used0) bad_used++;
         xv = tu_values(c, x);
         zv = tu_values(c, z);
@@ -624,7 +626,7 @@ static void test_scope_nested_and_big(void) {
 
 /* --------------------------------------------------------- user-buffer mode */
 
-#define TC_PAD 512
+#define TC_PAD 4096
 
 static int tc_pad_intact(const unsigned char *raw, size_t msize) {
     size_t i;
@@ -1005,6 +1007,13 @@ static void test_arange(void) {
     t = tt_arange(c, TT_F32, 0, 5, 0);
     CHECK(t == NULL);
     TC_CHECK_ERROR(c, TT_ERR_ARG, "tt_arange");
+    /* infinite or NaN bounds: an error, not a huge allocation or a hang */
+    CHECK(tt_arange(c, TT_F32, 0, INFINITY, 1) == NULL);
+    TC_CHECK_ERROR(c, TT_ERR_ARG, "tt_arange");
+    CHECK(tt_arange(c, TT_F32, NAN, 5, 1) == NULL);
+    TC_CHECK_ERROR(c, TT_ERR_ARG, "tt_arange");
+    CHECK(tt_arange(c, TT_F32, 0, 5, NAN) == NULL);
+    TC_CHECK_ERROR(c, TT_ERR_ARG, "tt_arange");
     /* a step of the wrong sign gives nothing: either an empty tensor or an argument error */
     t = tt_arange(c, TT_F32, 0, 5, -1);
     if (t) CHECK_EQ_INT(t->numel, 0);
@@ -1180,6 +1189,33 @@ static void test_from_data_and_wrap(void) {
     }
     CHECK_NO_ERROR(c);
     CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+/* i32 tensors hold every int32 exactly: values above 2^24 must not pass through f32. */
+static void test_i32_exact_creation(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t s3[1] = {3};
+    tt_tensor *f, *a;
+    CHECK(c != NULL);
+    if (!c) return;
+    f = tt_full(c, TT_I32, 1, s3, 16777217.0);
+    CHECK_GUARDS(c);
+    if (CHECK(f != NULL)) CHECK_EQ_INT(((int32_t *)tt_data(f))[2], 16777217);
+    f = tt_full(c, TT_I32, 1, s3, -2147483647.0);
+    CHECK_GUARDS(c);
+    if (CHECK(f != NULL)) CHECK_EQ_INT(((int32_t *)tt_data(f))[0], -2147483647);
+    f = tt_full(c, TT_I32, 1, s3, 123456789.0);
+    CHECK_GUARDS(c);
+    if (CHECK(f != NULL)) CHECK_EQ_INT(((int32_t *)tt_data(f))[1], 123456789);
+    a = tt_arange(c, TT_I32, 16777216.0, 16777221.0, 1.0);
+    CHECK_GUARDS(c);
+    if (CHECK(a != NULL) && CHECK_EQ_INT(a->numel, 5)) {
+        const int32_t *p = (const int32_t *)tt_data(a);
+        int i;
+        for (i = 0; i < 5; i++) CHECK_EQ_INT(p[i], 16777216 + i);
+    }
+    CHECK_NO_ERROR(c);
     tt_ctx_destroy(c);
 }
 
@@ -1367,6 +1403,7 @@ static void test_item(void) {
     CHECK(isnan(v));
     CHECK(tt_ctx_status(c) != TT_OK);
     CHECK_STR_CONTAINS(tt_error(c), "tt_item");
+    CHECK_STR_CONTAINS(tt_error(c), "[2]");
     tt_clear_error(c);
     /* zero elements too */
     {
@@ -1470,6 +1507,7 @@ static void test_copy_to_f32(void) {
             CHECK(st != TT_OK);
             CHECK_EQ_INT(tt_ctx_status(c), st);
             CHECK_STR_CONTAINS(tt_error(c), "tt_copy_to_f32");
+            if (st == TT_ERR_SHAPE) CHECK_STR_CONTAINS(tt_error(c), "[5,7]");
             tt_clear_error(c);
             for (i = 0; i < 40; i++) bad += dst[i] != -999.0f;
             CHECK_EQ_INT(bad, 0);
@@ -1589,6 +1627,7 @@ TT_TEST_GROUP(core) = {
     {"linspace", test_linspace},
     {"eye", test_eye},
     {"from_data_and_wrap", test_from_data_and_wrap},
+    {"i32_exact_creation", test_i32_exact_creation},
     {"random_determinism", test_random_determinism},
     {"random_statistics", test_random_statistics},
     {"creation_bad_args", test_creation_bad_args},

@@ -145,7 +145,8 @@ static tt_tensor *tr_call(tt_ctx *c, int op, int corr, tt_tensor *x, const int *
    element (row-major over the kept axes). Tolerances:
      sum:  1e-6 * sum|terms| (+ rtol 1e-5 at the call)     mean: the same divided by N
      max/min: exact                                         prod: rtol (N-1)*2^-24 + 1e-5 (error bound)
-     var:  rtol 1e-5 + 1e-6 * sum (x-mean)^2 / (N-corr)     std: that error propagated through sqrt */
+     var:  rtol 1e-5 + 1e-6 * sum (x-mean)^2 / (N-corr) + N*dm^2/(N-corr), dm = the mean's atol
+     std:  that error propagated through sqrt */
 static void tr_ref_reduce(int op, int corr, const double *x, int nd, const int64_t *shape,
                           const int *red, double *want, double *atol, double *rtol) {
     int64_t n = tr_numel(nd, shape), nout = 1, ostride[TR_MAXD], idx[TR_MAXD], i, o, cnt;
@@ -191,10 +192,12 @@ static void tr_ref_reduce(int op, int corr, const double *x, int nd, const int64
         case TR_MIN:  want[o] = mn[o]; atol[o] = 0; break;
         case TR_PROD: want[o] = pr[o]; atol[o] = 0; break;
         default: {
-            double den = (double)(cnt - corr), v, av;
+            double den = (double)(cnt - corr), v, av, dm = 1e-6 * sa[o] / (double)cnt;
             if (den <= 0) { want[o] = NAN; atol[o] = 0; break; }   /* 0/0, as in PyTorch */
             v = sq[o] / den;
-            av = 1e-6 * v;
+            /* sum rule on the (x-mean)^2 terms, plus the effect of the mean's own error dm
+               (the mean's tolerance): N*dm^2/(N-corr); it matters when the variance is ~0 */
+            av = 1e-6 * v + dm * dm * (double)cnt / den;
             if (op == TR_VAR) { want[o] = v; atol[o] = av; }
             else {
                 /* |sqrt(v+e) - sqrt(v)| <= min(e / (2 sqrt v), sqrt e), with e = av + 1e-5 v */

@@ -351,18 +351,18 @@ static sh_ref sh_ref_tile(const sh_ref *x, const int64_t *reps, int n) {
 static int sh_check_t(const tt_tensor *t, tt_dtype dt, int nd, const int64_t *sh, const char *f, int l) {
     int ok = 1, d;
     if (!t) return tt_test__fail(f, l, "result is NULL");
-    ok &= tt_test__eq_int((long long)t->dtype, (long long)dt, f, l, "result dtype", "expected dtype");
-    ok &= tt_test__eq_int(t->ndim, nd, f, l, "result ndim", "expected ndim");
+    ok &= tt_test__eq_int((long long)t->dtype, (long long)dt, f, l, "result dtype", "reference dtype");
+    ok &= tt_test__eq_int(t->ndim, nd, f, l, "result ndim", "reference ndim");
     if (t->ndim == nd)
         for (d = 0; d < nd; d++)
-            ok &= tt_test__eq_int(t->shape[d], sh[d], f, l, "result shape[d]", "expected shape[d]");
+            ok &= tt_test__eq_int(t->shape[d], sh[d], f, l, "result shape[d]", "reference shape[d]");
     return ok;
 }
 
 static void sh_check_v(tt_ctx *c, const tt_tensor *t, const double *want, long long n, const char *f, int l) {
     float *v;
     if (!t) { tt_test__fail(f, l, "result is NULL"); return; }
-    if (!tt_test__eq_int(t->numel, n, f, l, "result numel", "expected numel")) return;
+    if (!tt_test__eq_int(t->numel, n, f, l, "result numel", "reference numel")) return;
     v = tu_values(c, t);
     if (!v) { tt_test__fail(f, l, "tu_values failed"); return; }
     tt_test__allclose(v, want, n, 0.0, 0.0, f, l, "result values");
@@ -376,8 +376,9 @@ static void sh_check_r(tt_ctx *c, const tt_tensor *t, tt_dtype dt, const sh_ref 
 /* dtype, shape and every value of t equal the reference. */
 #define SH_CHECK_R(c, t, dt, ref) sh_check_r((c), (t), (dt), &(ref), __FILE__, __LINE__)
 #define SH_CHECK_T(t, dt, nd, sh) sh_check_t((t), (dt), (nd), (sh), __FILE__, __LINE__)
-/* After every op: no guard overwritten, no error pending. */
-#define SH_AFTER(c) ((void)CHECK_GUARDS(c), (void)CHECK_NO_ERROR(c))
+/* After every op: no guard overwritten, no error pending (one is reported, then cleared so
+   that it does not hide later cases). */
+#define SH_AFTER(c) ((void)CHECK_GUARDS(c), (void)CHECK_NO_ERROR(c), tt_clear_error(c))
 /* After a failing op: no guard overwritten. */
 #define SH_NULL_NO_ERROR(c, t) ((void)CHECK((t) == NULL), (void)CHECK(tt_error(c) == NULL), (void)CHECK_GUARDS(c))
 
@@ -444,6 +445,16 @@ static void test_concat_axes(void) {
         SH_AFTER(c);
         SH_CHECK_R(c, y, TT_F32, want);
         CHECK_EQ_INT(want.sh[0], 44);
+    }
+    /* a zero-size piece: [3,0] + [3,4] on axis 1 -> [3,4] */
+    {
+        int64_t s0[2] = {3, 0}, s1[2] = {3, 4};
+        t[0] = sh_rand(c, 2, s0, 16, &r[0]);
+        t[1] = sh_rand(c, 2, s1, 17, &r[1]);
+        want = sh_ref_concat(r, 2, 1);
+        y = tt_concat(c, t, 2, 1);
+        SH_AFTER(c);
+        SH_CHECK_R(c, y, TT_F32, want);
     }
     /* 1000+ elements: [37,29] + [37,5] + [37,1] on the last axis -> [37,35] (1295) */
     {
@@ -674,13 +685,13 @@ static void sh_check_pieces(tt_ctx *c, tt_tensor **out, int got_n, const sh_ref 
                             const int64_t *sizes, int n, const char *f, int l) {
     int64_t start = 0;
     int k;
-    if (!tt_test__eq_int(got_n, n, f, l, "number of pieces", "expected number")) return;
+    if (!tt_test__eq_int(got_n, n, f, l, "number of pieces", "reference count")) return;
     for (k = 0; k < n; k++) {
         sh_ref p = sh_ref_narrow(r, axis, start, sizes[k]);
         sh_check_r(c, out[k], TT_F32, &p, f, l);
         start += sizes[k];
     }
-    tt_test__eq_int(start, r->sh[axis], f, l, "sum of piece sizes", "axis size");
+    tt_test__eq_int(start, r->sh[axis], f, l, "sum of piece sizes", "the axis size");
 }
 #define SH_CHECK_PIECES(c, out, got_n, r, axis, sizes, n) \
     sh_check_pieces((c), (out), (got_n), &(r), (axis), (sizes), (n), __FILE__, __LINE__)
@@ -1162,6 +1173,14 @@ static void test_index_select(void) {
         SH_AFTER(c);
         SH_CHECK_R(c, y, TT_F32, want);
     }
+    /* an empty index gives a zero-size axis */
+    {
+        int64_t n0[1] = {0}, s0[3] = {4, 0, 6};
+        ix = tt_zeros(c, TT_I32, 1, n0);
+        y = tt_index_select(c, x, 1, ix);
+        SH_AFTER(c);
+        SH_CHECK_T(y, TT_F32, 3, s0);
+    }
     /* non-contiguous x: slice step 2 of [4,11,6] on axis 1 -> [4,6,6] */
     {
         int64_t sb[3] = {4, 11, 6}, n1[1] = {9};
@@ -1293,6 +1312,13 @@ static void test_repeat_interleave(void) {
             SH_AFTER(c);
             SH_CHECK_R(c, y, TT_F32, want);
         }
+    }
+    /* repeats 0 gives a zero-size axis (torch.repeat_interleave) */
+    {
+        int64_t s0[3] = {2, 0, 4};
+        y = tt_repeat_interleave(c, x, 0, 1);
+        SH_AFTER(c);
+        SH_CHECK_T(y, TT_F32, 3, s0);
     }
     /* repeats 1 is a copy */
     y = tt_repeat_interleave(c, x, 1, 0);
@@ -1548,6 +1574,88 @@ static void test_shape_as_tensor(void) {
         SH_AFTER(c);
         if (SH_CHECK_T(y, TT_I32, 1, n0)) CHECK_EQ_INT(y->numel, 0);
     }
+    tt_ctx_destroy(c);
+    sh_free_all();
+}
+
+/* ========================================================================================== */
+/* edges: huge split sizes, many axes                                                          */
+/* ========================================================================================== */
+
+/* A split_size at or near INT64_MAX is larger than any axis: one piece, the whole tensor. */
+static void test_split_huge_size(void) {
+    tt_ctx *c = tu_ctx();
+    tt_tensor *out[4], *x;
+    sh_ref r;
+    int64_t s[2] = {7, 4}, whole0[1] = {7}, whole1[1] = {4};
+    int n;
+    x = sh_rand(c, 2, s, 171, &r);
+    n = tt_split(c, x, INT64_MAX, 0, out, 4);
+    SH_AFTER(c);
+    SH_CHECK_PIECES(c, out, n, r, 0, whole0, 1);
+    n = tt_split(c, x, INT64_MAX - 1, 1, out, 4);
+    SH_AFTER(c);
+    SH_CHECK_PIECES(c, out, n, r, 1, whole1, 1);
+    n = tt_split(c, x, INT64_MAX / 2, 0, out, 4);
+    SH_AFTER(c);
+    SH_CHECK_PIECES(c, out, n, r, 0, whole0, 1);
+    tt_ctx_destroy(c);
+    sh_free_all();
+}
+
+/* torch.tile on 5-D tensors (well within TT_MAX_DIMS) with most reps != 1. */
+static void test_tile_many_axes(void) {
+    tt_ctx *c = tu_ctx();
+    tt_tensor *x, *y;
+    sh_ref r, want;
+    int64_t s[5] = {2, 3, 1, 2, 3};
+    x = sh_rand(c, 5, s, 181, &r);
+    {
+        int64_t reps[5] = {2, 3, 2, 1, 2};                /* -> [4,9,2,2,6] (864) */
+        want = sh_ref_tile(&r, reps, 5);
+        y = tt_tile(c, x, reps, 5);
+        SH_AFTER(c);
+        SH_CHECK_R(c, y, TT_F32, want);
+    }
+    {
+        int64_t reps[5] = {2, 2, 3, 2, 2};                /* all reps != 1 -> [4,6,3,4,6] */
+        want = sh_ref_tile(&r, reps, 5);
+        y = tt_tile(c, x, reps, 5);
+        SH_AFTER(c);
+        SH_CHECK_R(c, y, TT_F32, want);
+    }
+    {
+        int64_t s4[4] = {3, 1, 2, 3}, reps[5] = {2, 2, 3, 1, 2};   /* reps longer: -> [2,6,3,2,6] */
+        sh_ref r4;
+        tt_tensor *x4 = sh_rand(c, 4, s4, 182, &r4);
+        want = sh_ref_tile(&r4, reps, 5);
+        y = tt_tile(c, x4, reps, 5);
+        SH_AFTER(c);
+        SH_CHECK_R(c, y, TT_F32, want);
+    }
+    tt_ctx_destroy(c);
+    sh_free_all();
+}
+
+/* repeat_interleave keeps the rank, so a TT_MAX_DIMS-dim input is valid. */
+static void test_repeat_interleave_max_dims(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t s[TT_MAX_DIMS];
+    sh_ref r, want;
+    tt_tensor *x, *y;
+    int d;
+    for (d = 0; d < TT_MAX_DIMS; d++) s[d] = 1;
+    s[1] = 2;
+    s[TT_MAX_DIMS - 1] = 3;
+    x = sh_rand(c, TT_MAX_DIMS, s, 191, &r);
+    want = sh_ref_repeat_interleave(&r, 2, TT_MAX_DIMS - 1);
+    y = tt_repeat_interleave(c, x, 2, -1);
+    SH_AFTER(c);
+    SH_CHECK_R(c, y, TT_F32, want);
+    want = sh_ref_repeat_interleave(&r, 3, 1);
+    y = tt_repeat_interleave(c, x, 3, 1);
+    SH_AFTER(c);
+    SH_CHECK_R(c, y, TT_F32, want);
     tt_ctx_destroy(c);
     sh_free_all();
 }
@@ -1962,6 +2070,9 @@ TT_TEST_GROUP(shape) = {
     {"flip", test_flip},
     {"tile", test_tile},
     {"shape_as_tensor", test_shape_as_tensor},
+    {"split_huge_size", test_split_huge_size},
+    {"tile_many_axes", test_tile_many_axes},
+    {"repeat_interleave_max_dims", test_repeat_interleave_max_dims},
     {"concat_stack_errors", test_concat_stack_errors},
     {"split_pad_errors", test_split_pad_errors},
     {"index_errors", test_index_errors},

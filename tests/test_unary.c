@@ -111,6 +111,7 @@ static tt_tensor *un_elu1(tt_ctx *c, tt_tensor *x) { return tt_elu(c, x, 1.0f); 
 static tt_tensor *un_elu03(tt_ctx *c, tt_tensor *x) { return tt_elu(c, x, 0.3f); }
 static tt_tensor *un_clamp_a(tt_ctx *c, tt_tensor *x) { return tt_clamp(c, x, -0.5f, 0.75f); }
 static tt_tensor *un_clamp_b(tt_ctx *c, tt_tensor *x) { return tt_clamp(c, x, 0.1f, 0.3f); }
+static tt_tensor *un_clamp_c(tt_ctx *c, tt_tensor *x) { return tt_clamp(c, x, 0.25f, 0.25f); }
 static tt_tensor *un_pow2(tt_ctx *c, tt_tensor *x) { return tt_pow_scalar(c, x, 2.0f); }
 static tt_tensor *un_pow3(tt_ctx *c, tt_tensor *x) { return tt_pow_scalar(c, x, 3.0f); }
 static tt_tensor *un_pow25(tt_ctx *c, tt_tensor *x) { return tt_pow_scalar(c, x, 2.5f); }
@@ -151,6 +152,7 @@ static double un_r_ceil(double x) { return ceil(x); }
 static double un_r_round(double x) { return rint(x); }   /* default rounding mode: halves to even */
 static double un_r_clamp_a(double x) { return fmin(fmax(x, -0.5), 0.75); }
 static double un_r_clamp_b(double x) { return fmin(fmax(x, (double)0.1f), (double)0.3f); }
+static double un_r_clamp_c(double x) { (void)x; return 0.25; }
 static double un_r_pow2(double x) { return x * x; }
 static double un_r_pow3(double x) { return x * x * x; }
 static double un_r_pow25(double x) { return pow(x, 2.5); }
@@ -190,6 +192,7 @@ static const un_op un_ops[] = {
     {"round",      tt_round,      un_r_round,      -10.0,  10.0, 0.0,  0.0},
     {"clamp(-0.5,0.75)", un_clamp_a, un_r_clamp_a,  -2.0,   2.0, 0.0,  0.0},
     {"clamp(0.1,0.3)",   un_clamp_b, un_r_clamp_b,   0.0,   0.5, 0.0,  0.0},
+    {"clamp(0.25,0.25)", un_clamp_c, un_r_clamp_c,  -1.0,   1.0, 0.0,  0.0},
     {"pow_scalar(2)",    un_pow2,    un_r_pow2,     -5.0,   5.0, 0.0,  1e-6},
     {"pow_scalar(3)",    un_pow3,    un_r_pow3,     -3.0,   3.0, 0.0,  2e-6},
     {"pow_scalar(2.5)",  un_pow25,   un_r_pow25,     0.0,   5.0, 1e-7, 2e-6},
@@ -632,6 +635,10 @@ static void test_unary_special_values(void) {
     un_special(c, "clamp(-0.5,0.75)", un_clamp_a, -inf, -0.5, 0, 0, 0);
     un_special(c, "clamp(-0.5,0.75)", un_clamp_a, 0.75, 0.75, 0, 0, 0);
     un_special(c, "clamp(-0.5,0.75)", un_clamp_a, -0.5, -0.5, 0, 0, 0);
+    /* NaN passes through relu, leaky_relu and clamp, as in PyTorch */
+    un_special(c, "relu", tt_relu, nan, nan, 0, 0, 0);
+    un_special(c, "leaky_relu(0.01)", un_leaky001, nan, nan, 0, 0, 0);
+    un_special(c, "clamp(-0.5,0.75)", un_clamp_a, nan, nan, 0, 0, 0);
     /* pow_scalar */
     un_special(c, "pow_scalar(2)", un_pow2, -3.0, 9.0, 0, 0, 0);
     un_special(c, "pow_scalar(2)", un_pow2, 0.0, 0.0, 0, 0, 0);
@@ -714,6 +721,32 @@ static void test_unary_null_input(void) {
     tt_ctx_destroy(c);
 }
 
+/* clamp with lo > hi: the doc's formula min(max(x,lo),hi) gives hi everywhere; an error
+   (TT_ERR_ARG naming tt_clamp) is accepted too. Never garbage, never a crash. */
+static void test_unary_clamp_inverted_bounds(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t shape[1] = {33};
+    double v[33];
+    tt_tensor *x, *r;
+    tu_uniform(v, 33, 5, -2.0, 2.0);
+    x = tu_tensor(c, 1, shape, v);
+    r = tt_clamp(c, x, 1.0f, -1.0f);
+    CHECK_GUARDS(c);
+    if (r) {
+        double want[33];
+        float *got = tu_values(c, r);
+        int i;
+        for (i = 0; i < 33; i++) want[i] = fmin(fmax(v[i], 1.0), -1.0);
+        CHECK_ALLCLOSE(got, want, 33, 0, 0);
+        free(got);
+    } else {
+        CHECK_EQ_INT(tt_ctx_status(c), TT_ERR_ARG);
+        CHECK_STR_CONTAINS(tt_error(c), "tt_clamp:");
+        tt_clear_error(c);
+    }
+    tt_ctx_destroy(c);
+}
+
 /* Chained ops on a 1000+ element tensor: the result of one op is a valid input of the next. */
 static void test_unary_chain(void) {
     tt_ctx *c = tu_ctx();
@@ -748,5 +781,6 @@ TT_TEST_GROUP(unary) = {
     {"round_floor_ceil_halves", test_unary_round_halves},
     {"null_input", test_unary_null_input},
     {"chain", test_unary_chain},
+    {"clamp_inverted_bounds", test_unary_clamp_inverted_bounds},
     {NULL, NULL}
 };

@@ -20,7 +20,7 @@
 #define TV_CHECK_VALUES(c, t, want, n) do { \
     float *tv_v_ = tu_values((c), (t)); \
     CHECK(tv_v_ != NULL); \
-    if (tv_v_) CHECK_ALLCLOSE(tv_v_, (want), (n), 0.0, 0.0); \
+    if (tv_v_ && CHECK_EQ_INT((t)->numel, (n))) CHECK_ALLCLOSE(tv_v_, (want), (n), 0.0, 0.0); \
     free(tv_v_); } while (0)
 
 /* Shape of t equals the nd ints that follow (printed on mismatch). */
@@ -1469,6 +1469,54 @@ static void test_random_view_chains(void) {
     tt_ctx_destroy(c);
 }
 
+/* ---------------------------------------------- extreme (but valid) parameters */
+
+/* Python-style slices with huge bounds and steps, and an expand whose element count does not
+   fit in int64: correct results or clean errors, never integer overflow. */
+static void test_extreme_params(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t s79[2] = {7, 9};
+    double vals[63], want[63];
+    tt_tensor *x, *r;
+    int i;
+    CHECK(c != NULL);
+    if (!c) return;
+    x = tv_rand_tensor(c, 2, s79, vals, 121);
+    CHECK_GUARDS(c);
+    if (!CHECK(x != NULL)) { tt_ctx_destroy(c); return; }
+    r = tt_slice(c, x, 1, INT64_MIN, INT64_MAX, 1);           /* everything */
+    CHECK_GUARDS(c);
+    CHECK(tv_shape_is(r, 2, 7, 9));
+    TV_CHECK_VALUES(c, r, vals, 63);
+    r = tt_slice(c, x, 1, -INT64_MAX, 5, 2);                  /* cols 0,2,4 */
+    CHECK_GUARDS(c);
+    CHECK(tv_shape_is(r, 2, 7, 3));
+    for (i = 0; i < 21; i++) want[i] = vals[(i / 3) * 9 + 2 * (i % 3)];
+    TV_CHECK_VALUES(c, r, want, 21);
+    r = tt_slice(c, x, 1, 0, 9, INT64_MAX);                   /* one column: col 0 */
+    CHECK_GUARDS(c);
+    CHECK(tv_shape_is(r, 2, 7, 1));
+    for (i = 0; i < 7; i++) want[i] = vals[i * 9];
+    TV_CHECK_VALUES(c, r, want, 7);
+    r = tt_slice(c, x, 0, 2, 7, (int64_t)1 << 62);            /* one row: row 2 */
+    CHECK_GUARDS(c);
+    CHECK(tv_shape_is(r, 2, 1, 9));
+    for (i = 0; i < 9; i++) want[i] = vals[2 * 9 + i];
+    TV_CHECK_VALUES(c, r, want, 9);
+    CHECK_NO_ERROR(c);
+    {
+        int64_t s11[2] = {1, 1}, big[2] = {(int64_t)1 << 32, (int64_t)1 << 32};
+        tt_tensor *one = tt_ones(c, TT_F32, 2, s11);
+        r = tt_expand(c, one, 2, big);                        /* 2^64 elements */
+        CHECK(r == NULL);
+        CHECK(tt_ctx_status(c) == TT_ERR_SHAPE || tt_ctx_status(c) == TT_ERR_ARG);
+        CHECK_STR_CONTAINS(tt_error(c), "tt_expand");
+        tt_clear_error(c);
+    }
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
 /* ----------------------------------------------------- NULL in, NULL out */
 
 static void test_null_inputs(void) {
@@ -1518,5 +1566,6 @@ TT_TEST_GROUP(views) = {
     {"view_chains", test_view_chains},
     {"random_view_chains", test_random_view_chains},
     {"null_inputs", test_null_inputs},
+    {"extreme_params", test_extreme_params},
     {NULL, NULL}
 };
