@@ -291,7 +291,7 @@ TT_API tt_tensor  *tt_erf(tt_ctx *ctx, tt_tensor *x);
 TT_API tt_tensor  *tt_floor(tt_ctx *ctx, tt_tensor *x);
 TT_API tt_tensor  *tt_ceil(tt_ctx *ctx, tt_tensor *x);
 TT_API tt_tensor  *tt_round(tt_ctx *ctx, tt_tensor *x);        /* halves to even, like torch.round */
-TT_API tt_tensor  *tt_clamp(tt_ctx *ctx, tt_tensor *x, float lo, float hi); /* min(max(x,lo),hi) */
+TT_API tt_tensor  *tt_clamp(tt_ctx *ctx, tt_tensor *x, float lo, float hi); /* min(max(x,lo),hi), as PyTorch */
 TT_API tt_tensor  *tt_pow_scalar(tt_ctx *ctx, tt_tensor *x, float exponent);
 
 /* ---- binary elementwise with NumPy broadcasting: result f32 --------------
@@ -1760,7 +1760,9 @@ static void tt__unary_chunk(tt__unary_op op, float *y, const float *x, int64_t n
     case TT__U_FLOOR:      for (i = 0; i < n; i++) y[i] = floorf(x[i]); break;
     case TT__U_CEIL:       for (i = 0; i < n; i++) y[i] = ceilf(x[i]); break;
     case TT__U_ROUND:      for (i = 0; i < n; i++) y[i] = nearbyintf(x[i]); break;   /* default mode: ties to even */
-    case TT__U_CLAMP:      for (i = 0; i < n; i++) y[i] = x[i] < p0 ? p0 : x[i] > p1 ? p1 : x[i]; break;
+    case TT__U_CLAMP:                                  /* min(max(x,lo),hi): hi wins if lo > hi; NaN stays */
+        for (i = 0; i < n; i++) { float v = x[i] < p0 ? p0 : x[i]; y[i] = v > p1 ? p1 : v; }
+        break;
     case TT__U_POW:
         if (p0 == 2.0f) for (i = 0; i < n; i++) y[i] = x[i] * x[i];
         else            for (i = 0; i < n; i++) y[i] = powf(x[i], p0);
@@ -1905,8 +1907,6 @@ TT_API tt_tensor *tt_elu(tt_ctx *ctx, tt_tensor *x, float alpha) {
     return tt__unary(ctx, "tt_elu", TT__U_ELU, x, alpha, 0.0f, TT_F32);
 }
 TT_API tt_tensor *tt_clamp(tt_ctx *ctx, tt_tensor *x, float lo, float hi) {
-    if (ctx && x && !(lo <= hi))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_clamp: lo %g is greater than hi %g (or NaN)", (double)lo, (double)hi);
     return tt__unary(ctx, "tt_clamp", TT__U_CLAMP, x, lo, hi, TT_F32);
 }
 TT_API tt_tensor *tt_pow_scalar(tt_ctx *ctx, tt_tensor *x, float exponent) {

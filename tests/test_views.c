@@ -1290,9 +1290,14 @@ static void test_random_view_chains(void) {
     double *base = (double *)malloc(sizeof(double) * (size_t)nbase);
     double *scratch = (double *)malloc(sizeof(double) * 40000);
     uint64_t rs = 0x1234567ULL;
-    int chain, failures = 0, ops_done = 0, kinds_seen[7] = {0, 0, 0, 0, 0, 0, 0};
-    CHECK(c != NULL && base && scratch);
-    if (!c || !base || !scratch) { free(base); free(scratch); tt_ctx_destroy(c); return; }
+    double *ident = (double *)malloc(sizeof(double) * (size_t)nbase);   /* ident[k] = k */
+    double *addr = (double *)malloc(sizeof(double) * 40000);
+    int chain, failures = 0, ops_done = 0, kinds_seen[8] = {0, 0, 0, 0, 0, 0, 0, 0}, n_refused = 0;
+    CHECK(c != NULL && base && scratch && ident && addr);
+    if (!c || !base || !scratch || !ident || !addr) {
+        free(base); free(scratch); free(ident); free(addr); tt_ctx_destroy(c); return;
+    }
+    for (chain = 0; chain < nbase; chain++) ident[chain] = (double)chain;
     for (chain = 0; chain < 300 && failures < 3; chain++) {
         tt_scope sc = tt_scope_begin(c);
         int dtype_kind = chain % 3, step;
@@ -1325,7 +1330,7 @@ static void test_random_view_chains(void) {
         m.off = 0;
         cur = x;
         for (step = 0; step < 8; step++) {
-            int kind = tv_rand_int(&rs, 0, 6), d;
+            int kind = tv_rand_int(&rs, 0, 7), d, refuse = 0;
             char what[160];
             tt_tensor *nx = NULL;
             tv_model nm = m;
@@ -1419,6 +1424,59 @@ static void test_random_view_chains(void) {
                 nx = tt_expand(c, cur, nd2, shp);
                 break;
             }
+            case 7: {   /* reshape / view / flatten: a view exactly when strides can express it */
+                int64_t n = tv_model_numel(&m), shp[TT_MAX_DIMS], q, rest, a0, cand[TT_MAX_DIMS];
+                int nd2, fs = 0, fe = 0, use = tv_rand_int(&rs, 0, 2), ok = 1;
+                if (use == 2 && m.nd >= 1) {                          /* flatten axes fs..fe */
+                    fs = tv_rand_int(&rs, 0, m.nd - 1);
+                    fe = tv_rand_int(&rs, fs, m.nd - 1);
+                    nd2 = 0;
+                    for (d = 0; d < fs; d++) shp[nd2++] = m.shape[d];
+                    shp[nd2] = 1;
+                    for (d = fs; d <= fe; d++) shp[nd2] *= m.shape[d];
+                    nd2++;
+                    for (d = fe + 1; d < m.nd; d++) shp[nd2++] = m.shape[d];
+                } else {                                              /* a random factorization of n */
+                    use = use == 2 ? 0 : use;
+                    nd2 = tv_rand_int(&rs, 1, 4);
+                    for (d = 0; d < nd2; d++) shp[d] = 1;
+                    rest = n;
+                    for (q = 2; rest > 1; q++) {
+                        while (rest % q == 0) { shp[tv_rand_int(&rs, 0, nd2 - 1)] *= q; rest /= q; }
+                    }
+                }
+                /* storage offsets of the elements in row-major order, and candidate strides */
+                tv_gather(ident, m.nd, m.shape, m.stride, m.off, addr);
+                a0 = (int64_t)addr[0];
+                rest = 1;
+                for (d = nd2 - 1; d >= 0; d--) {
+                    cand[d] = shp[d] > 1 ? (int64_t)addr[rest] - a0 : 0;
+                    rest *= shp[d];
+                }
+                {
+                    int64_t idx[TT_MAX_DIMS], L;
+                    for (d = 0; d < nd2; d++) idx[d] = 0;
+                    for (L = 0; L < n && ok; L++) {
+                        int64_t p = a0;
+                        for (d = 0; d < nd2; d++) p += idx[d] * cand[d];
+                        if ((double)p != addr[L]) ok = 0;
+                        for (d = nd2 - 1; d >= 0; d--) { if (++idx[d] < shp[d]) break; idx[d] = 0; }
+                    }
+                }
+                nm.nd = nd2;
+                for (d = 0; d < nd2; d++) { nm.shape[d] = shp[d]; nm.stride[d] = cand[d]; }
+                nm.off = a0;
+                refuse = !ok;
+                if (use == 2) {
+                    sprintf(what, "chain %d step %d: tt_flatten(%d, %d)", chain, step, fs, fe);
+                    nx = tt_flatten(c, cur, fs, fe);
+                } else {
+                    if (nd2 > 1 && tv_rand_int(&rs, 0, 2) == 0) shp[tv_rand_int(&rs, 0, nd2 - 1)] = -1;
+                    sprintf(what, "chain %d step %d: %s to %d dims", chain, step, use ? "tt_view" : "tt_reshape", nd2);
+                    nx = use ? tt_view(c, cur, nd2, shp) : tt_reshape(c, cur, nd2, shp);
+                }
+                break;
+            }
             default: {  /* contiguous or clone: a copy, so the model restarts from its values */
                 sprintf(what, "chain %d step %d: %s", chain, step, (step % 2) ? "tt_clone" : "tt_contiguous");
                 nx = (step % 2) ? tt_clone(c, cur) : tt_contiguous(c, cur);
@@ -1428,6 +1486,18 @@ static void test_random_view_chains(void) {
             kinds_seen[kind]++;
             ops_done++;
             if (!tt_ctx_check_guards(c)) { printf("    %s: guard check failed\n", what); failures++; break; }
+            if (refuse) {
+                /* the strides cannot express it: NULL and the advice to call tt_contiguous */
+                n_refused++;
+                if (nx) { printf("    %s: succeeded although the strides cannot express it\n", what); failures++; break; }
+                if (!tt_error(c) || !strstr(tt_error(c), "tt_contiguous")) {
+                    printf("    %s: error \"%s\" does not mention tt_contiguous\n", what, tt_error(c) ? tt_error(c) : "(none)");
+                    failures++;
+                    break;
+                }
+                tt_clear_error(c);
+                continue;
+            }
             if (kind == 6) {
                 /* a copy: same values as the model, contiguous, and (unless cur was contiguous) new storage */
                 int64_t n = tv_model_numel(&m), q;
@@ -1461,11 +1531,14 @@ static void test_random_view_chains(void) {
     }
     CHECK_EQ_INT(failures, 0);
     CHECK(ops_done > 1000);
-    CHECK(kinds_seen[0] > 50 && kinds_seen[2] > 50 && kinds_seen[5] > 50);
+    CHECK(kinds_seen[0] > 50 && kinds_seen[2] > 50 && kinds_seen[5] > 50 && kinds_seen[7] > 50);
+    CHECK(n_refused > 10 && n_refused < kinds_seen[7] - 10);     /* both outcomes were exercised */
     CHECK_NO_ERROR(c);
     CHECK_GUARDS(c);
     free(base);
     free(scratch);
+    free(ident);
+    free(addr);
     tt_ctx_destroy(c);
 }
 
