@@ -485,6 +485,13 @@ TT_API void        tt_print(const tt_tensor *t, const char *name);
 #  endif
 #endif
 
+/* Kernel pointers never alias (outputs are fresh): saying so lets compilers vectorize at -O2. */
+#if defined(__GNUC__) || defined(__clang__) || defined(_MSC_VER)
+#define TT__RESTRICT __restrict
+#else
+#define TT__RESTRICT
+#endif
+
 #define TT__ALIGN      64          /* every allocation starts on a cache line */
 #define TT__GUARD      64          /* bytes of pattern before and after a guarded allocation */
 #define TT__GUARD_BYTE 0xA5
@@ -652,6 +659,7 @@ struct tt_ctx {
     int          guards;
     tt__block   *first;           /* blocks in allocation order */
     tt__block   *cur;             /* the block being filled */
+    tt__block   *spare;           /* heap blocks freed by tt_scope_end, kept for reuse */
     tt__block    user_block;      /* the one block in user-memory mode */
     tt__guard   *last_guard;
 };
@@ -727,12 +735,23 @@ static void tt__sys_free(tt_ctx *ctx, void *p) {
     else TT_FREE(p, ctx->allocator.user);
 }
 
-/* A new heap block with at least `need` usable bytes, appended after ctx->cur. */
+/* A heap block with at least `need` usable bytes, appended after ctx->cur: a spare one
+   when one is big enough (so a loop of scopes stops calling malloc), else a new one. */
 static tt__block *tt__block_new(tt_ctx *ctx, size_t need) {
     size_t usable = need > ctx->block_size ? need : ctx->block_size;
     size_t total = sizeof(tt__block) + TT__ALIGN + usable;
     void *raw;
-    tt__block *blk;
+    tt__block *blk, **link;
+    for (link = &ctx->spare; *link; link = &(*link)->next) {
+        if ((*link)->size >= need) {
+            blk = *link;
+            *link = blk->next;
+            blk->next = NULL;
+            blk->used = 0;
+            if (ctx->cur) ctx->cur->next = blk; else ctx->first = blk;
+            return blk;
+        }
+    }
     if (total < usable) return NULL;                               /* size_t overflow */
     raw = tt__sys_alloc(ctx, total);
     if (!raw) return NULL;
@@ -746,12 +765,21 @@ static tt__block *tt__block_new(tt_ctx *ctx, size_t need) {
     return blk;
 }
 
-/* Frees every block after blk (all blocks when blk is NULL). */
-static void tt__blocks_free_after(tt_ctx *ctx, tt__block *blk) {
-    tt__block *b = blk ? blk->next : ctx->first;
+static void tt__blocks_free(tt_ctx *ctx, tt__block *b) {
     while (b) {
         tt__block *next = b->next;
         tt__sys_free(ctx, b->raw);
+        b = next;
+    }
+}
+
+/* Moves every block after blk (all blocks when blk is NULL) to the spare list. */
+static void tt__blocks_release_after(tt_ctx *ctx, tt__block *blk) {
+    tt__block *b = blk ? blk->next : ctx->first;
+    while (b) {
+        tt__block *next = b->next;
+        b->next = ctx->spare;
+        ctx->spare = b;
         b = next;
     }
     if (blk) blk->next = NULL; else ctx->first = NULL;
@@ -845,7 +873,8 @@ TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
 TT_API void tt_ctx_destroy(tt_ctx *ctx) {
     if (!ctx || ctx->user_memory) return;
 #ifndef TT_NO_MALLOC
-    tt__blocks_free_after(ctx, NULL);
+    tt__blocks_free(ctx, ctx->first);
+    tt__blocks_free(ctx, ctx->spare);
     if (ctx->allocator.free) ctx->allocator.free(ctx, ctx->allocator.user);
     else TT_FREE(ctx, ctx->allocator.user);
 #endif
@@ -904,7 +933,7 @@ TT_API void tt_scope_end(tt_ctx *ctx, tt_scope scope) {
     if (!ctx) return;
     blk = (tt__block *)scope.block;
 #ifndef TT_NO_MALLOC
-    if (!ctx->user_memory) tt__blocks_free_after(ctx, blk);
+    if (!ctx->user_memory) tt__blocks_release_after(ctx, blk);
 #endif
     ctx->cur = blk ? blk : ctx->first;
     if (blk) blk->used = scope.used;
@@ -1726,48 +1755,58 @@ typedef enum tt__binary_op {
     TT__B_EQ, TT__B_NE, TT__B_LT, TT__B_LE, TT__B_GT, TT__B_GE, TT__B_AND, TT__B_OR
 } tt__binary_op;
 
+/* Runs stmt for i = 0..n-1 in blocks of 8 (then a tail): the form that GCC vectorizes
+   at -O2, whose cheap cost model skips plain loops of unknown length. */
+#define TT__EACH(n, stmt) do {                                              \
+        int64_t i_, l_;                                                     \
+        for (i_ = 0; i_ + 8 <= (n); i_ += 8)                                \
+            for (l_ = 0; l_ < 8; l_++) { int64_t i = i_ + l_; stmt; }       \
+        for (; i_ < (n); i_++) { int64_t i = i_; stmt; }                    \
+    } while (0)
+
 static float tt__sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
+static float tt__gelu_tanhf(float v) {
+    return 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
+}
+/* min(max(x,lo),hi) as PyTorch: hi wins when lo > hi; NaN stays NaN. */
+static float tt__clampf(float x, float lo, float hi) {
+    float v = x < lo ? lo : x;
+    return v > hi ? hi : v;
+}
 
 /* y[i] = op(x[i]) for a contiguous chunk; p0, p1 are the op's scalar parameters. */
-static void tt__unary_chunk(tt__unary_op op, float *y, const float *x, int64_t n, float p0, float p1) {
-    int64_t i;
+static void tt__unary_chunk(tt__unary_op op, float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n,
+                            float p0, float p1) {
     switch (op) {
-    case TT__U_NEG:        for (i = 0; i < n; i++) y[i] = -x[i]; break;
-    case TT__U_ABS:        for (i = 0; i < n; i++) y[i] = fabsf(x[i]); break;
-    case TT__U_SIGN:       for (i = 0; i < n; i++) y[i] = x[i] > 0 ? 1.0f : x[i] < 0 ? -1.0f : x[i]; break;
-    case TT__U_EXP:        for (i = 0; i < n; i++) y[i] = expf(x[i]); break;
-    case TT__U_LOG:        for (i = 0; i < n; i++) y[i] = logf(x[i]); break;
-    case TT__U_SQRT:       for (i = 0; i < n; i++) y[i] = sqrtf(x[i]); break;
-    case TT__U_RSQRT:      for (i = 0; i < n; i++) y[i] = 1.0f / sqrtf(x[i]); break;
-    case TT__U_RECIPROCAL: for (i = 0; i < n; i++) y[i] = 1.0f / x[i]; break;
-    case TT__U_SIN:        for (i = 0; i < n; i++) y[i] = sinf(x[i]); break;
-    case TT__U_COS:        for (i = 0; i < n; i++) y[i] = cosf(x[i]); break;
-    case TT__U_TANH:       for (i = 0; i < n; i++) y[i] = tanhf(x[i]); break;
-    case TT__U_SIGMOID:    for (i = 0; i < n; i++) y[i] = tt__sigmoidf(x[i]); break;
-    case TT__U_RELU:       for (i = 0; i < n; i++) y[i] = x[i] < 0 ? 0.0f : x[i]; break;
-    case TT__U_LEAKY_RELU: for (i = 0; i < n; i++) y[i] = x[i] < 0 ? p0 * x[i] : x[i]; break;
-    case TT__U_ELU:        for (i = 0; i < n; i++) y[i] = x[i] < 0 ? p0 * expm1f(x[i]) : x[i]; break;
-    case TT__U_GELU:       for (i = 0; i < n; i++) y[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f)); break;
-    case TT__U_GELU_TANH:
-        for (i = 0; i < n; i++) {
-            float v = x[i];
-            y[i] = 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
-        }
-        break;
-    case TT__U_SILU:       for (i = 0; i < n; i++) y[i] = x[i] * tt__sigmoidf(x[i]); break;
-    case TT__U_SOFTPLUS:   for (i = 0; i < n; i++) y[i] = x[i] > 20.0f ? x[i] : log1pf(expf(x[i])); break;
-    case TT__U_ERF:        for (i = 0; i < n; i++) y[i] = erff(x[i]); break;
-    case TT__U_FLOOR:      for (i = 0; i < n; i++) y[i] = floorf(x[i]); break;
-    case TT__U_CEIL:       for (i = 0; i < n; i++) y[i] = ceilf(x[i]); break;
-    case TT__U_ROUND:      for (i = 0; i < n; i++) y[i] = nearbyintf(x[i]); break;   /* default mode: ties to even */
-    case TT__U_CLAMP:                                  /* min(max(x,lo),hi): hi wins if lo > hi; NaN stays */
-        for (i = 0; i < n; i++) { float v = x[i] < p0 ? p0 : x[i]; y[i] = v > p1 ? p1 : v; }
-        break;
+    case TT__U_NEG:        TT__EACH(n, y[i] = -x[i]); break;
+    case TT__U_ABS:        TT__EACH(n, y[i] = fabsf(x[i])); break;
+    case TT__U_SIGN:       TT__EACH(n, y[i] = x[i] > 0 ? 1.0f : x[i] < 0 ? -1.0f : x[i]); break;
+    case TT__U_EXP:        TT__EACH(n, y[i] = expf(x[i])); break;
+    case TT__U_LOG:        TT__EACH(n, y[i] = logf(x[i])); break;
+    case TT__U_SQRT:       TT__EACH(n, y[i] = sqrtf(x[i])); break;
+    case TT__U_RSQRT:      TT__EACH(n, y[i] = 1.0f / sqrtf(x[i])); break;
+    case TT__U_RECIPROCAL: TT__EACH(n, y[i] = 1.0f / x[i]); break;
+    case TT__U_SIN:        TT__EACH(n, y[i] = sinf(x[i])); break;
+    case TT__U_COS:        TT__EACH(n, y[i] = cosf(x[i])); break;
+    case TT__U_TANH:       TT__EACH(n, y[i] = tanhf(x[i])); break;
+    case TT__U_SIGMOID:    TT__EACH(n, y[i] = tt__sigmoidf(x[i])); break;
+    case TT__U_RELU:       TT__EACH(n, y[i] = x[i] < 0 ? 0.0f : x[i]); break;
+    case TT__U_LEAKY_RELU: TT__EACH(n, y[i] = x[i] < 0 ? p0 * x[i] : x[i]); break;
+    case TT__U_ELU:        TT__EACH(n, y[i] = x[i] < 0 ? p0 * expm1f(x[i]) : x[i]); break;
+    case TT__U_GELU:       TT__EACH(n, y[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f))); break;
+    case TT__U_GELU_TANH:  TT__EACH(n, y[i] = tt__gelu_tanhf(x[i])); break;
+    case TT__U_SILU:       TT__EACH(n, y[i] = x[i] * tt__sigmoidf(x[i])); break;
+    case TT__U_SOFTPLUS:   TT__EACH(n, y[i] = x[i] > 20.0f ? x[i] : log1pf(expf(x[i]))); break;
+    case TT__U_ERF:        TT__EACH(n, y[i] = erff(x[i])); break;
+    case TT__U_FLOOR:      TT__EACH(n, y[i] = floorf(x[i])); break;
+    case TT__U_CEIL:       TT__EACH(n, y[i] = ceilf(x[i])); break;
+    case TT__U_ROUND:      TT__EACH(n, y[i] = nearbyintf(x[i])); break;   /* default mode: ties to even */
+    case TT__U_CLAMP:      TT__EACH(n, y[i] = tt__clampf(x[i], p0, p1)); break;
     case TT__U_POW:
-        if (p0 == 2.0f) for (i = 0; i < n; i++) y[i] = x[i] * x[i];
-        else            for (i = 0; i < n; i++) y[i] = powf(x[i], p0);
+        if (p0 == 2.0f) TT__EACH(n, y[i] = x[i] * x[i]);
+        else            TT__EACH(n, y[i] = powf(x[i], p0));
         break;
-    case TT__U_NOT:        for (i = 0; i < n; i++) y[i] = x[i] == 0.0f ? 1.0f : 0.0f; break;
+    case TT__U_NOT:        TT__EACH(n, y[i] = x[i] == 0.0f ? 1.0f : 0.0f); break;
     }
 }
 
@@ -1775,24 +1814,24 @@ static float tt__maxf(float a, float b) { return a != a ? a : b != b ? b : a > b
 static float tt__minf(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b; }
 
 /* y[i] = a[i] op b[i] for contiguous chunks; comparisons give 1.0f or 0.0f. */
-static void tt__binary_chunk(tt__binary_op op, float *y, const float *a, const float *b, int64_t n) {
-    int64_t i;
+static void tt__binary_chunk(tt__binary_op op, float *TT__RESTRICT y, const float *TT__RESTRICT a,
+                             const float *TT__RESTRICT b, int64_t n) {
     switch (op) {
-    case TT__B_ADD: for (i = 0; i < n; i++) y[i] = a[i] + b[i]; break;
-    case TT__B_SUB: for (i = 0; i < n; i++) y[i] = a[i] - b[i]; break;
-    case TT__B_MUL: for (i = 0; i < n; i++) y[i] = a[i] * b[i]; break;
-    case TT__B_DIV: for (i = 0; i < n; i++) y[i] = a[i] / b[i]; break;
-    case TT__B_POW: for (i = 0; i < n; i++) y[i] = powf(a[i], b[i]); break;
-    case TT__B_MAX: for (i = 0; i < n; i++) y[i] = tt__maxf(a[i], b[i]); break;
-    case TT__B_MIN: for (i = 0; i < n; i++) y[i] = tt__minf(a[i], b[i]); break;
-    case TT__B_EQ:  for (i = 0; i < n; i++) y[i] = (float)(a[i] == b[i]); break;
-    case TT__B_NE:  for (i = 0; i < n; i++) y[i] = (float)(a[i] != b[i]); break;
-    case TT__B_LT:  for (i = 0; i < n; i++) y[i] = (float)(a[i] < b[i]); break;
-    case TT__B_LE:  for (i = 0; i < n; i++) y[i] = (float)(a[i] <= b[i]); break;
-    case TT__B_GT:  for (i = 0; i < n; i++) y[i] = (float)(a[i] > b[i]); break;
-    case TT__B_GE:  for (i = 0; i < n; i++) y[i] = (float)(a[i] >= b[i]); break;
-    case TT__B_AND: for (i = 0; i < n; i++) y[i] = (float)(a[i] != 0.0f && b[i] != 0.0f); break;
-    case TT__B_OR:  for (i = 0; i < n; i++) y[i] = (float)(a[i] != 0.0f || b[i] != 0.0f); break;
+    case TT__B_ADD: TT__EACH(n, y[i] = a[i] + b[i]); break;
+    case TT__B_SUB: TT__EACH(n, y[i] = a[i] - b[i]); break;
+    case TT__B_MUL: TT__EACH(n, y[i] = a[i] * b[i]); break;
+    case TT__B_DIV: TT__EACH(n, y[i] = a[i] / b[i]); break;
+    case TT__B_POW: TT__EACH(n, y[i] = powf(a[i], b[i])); break;
+    case TT__B_MAX: TT__EACH(n, y[i] = tt__maxf(a[i], b[i])); break;
+    case TT__B_MIN: TT__EACH(n, y[i] = tt__minf(a[i], b[i])); break;
+    case TT__B_EQ:  TT__EACH(n, y[i] = (float)(a[i] == b[i])); break;
+    case TT__B_NE:  TT__EACH(n, y[i] = (float)(a[i] != b[i])); break;
+    case TT__B_LT:  TT__EACH(n, y[i] = (float)(a[i] < b[i])); break;
+    case TT__B_LE:  TT__EACH(n, y[i] = (float)(a[i] <= b[i])); break;
+    case TT__B_GT:  TT__EACH(n, y[i] = (float)(a[i] > b[i])); break;
+    case TT__B_GE:  TT__EACH(n, y[i] = (float)(a[i] >= b[i])); break;
+    case TT__B_AND: TT__EACH(n, y[i] = (float)(a[i] != 0.0f && b[i] != 0.0f)); break;
+    case TT__B_OR:  TT__EACH(n, y[i] = (float)(a[i] != 0.0f || b[i] != 0.0f)); break;
     }
 }
 
@@ -2384,7 +2423,7 @@ TT_API tt_tensor *tt_group_norm(tt_ctx *ctx, tt_tensor *x, int groups, tt_tensor
 #define TT__GEMM_KC 128           /* rows of B per block: 128 x N floats stay in L2 for N <= 4096 */
 
 /* Dot product with 8 independent partial sums (vectorizable without reassociation). */
-static float tt__dot(const float *a, const float *b, int64_t n) {
+static float tt__dot(const float *TT__RESTRICT a, const float *TT__RESTRICT b, int64_t n) {
     float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     int64_t i = 0;
     int l;
@@ -2392,6 +2431,11 @@ static float tt__dot(const float *a, const float *b, int64_t n) {
         for (l = 0; l < 8; l++) s[l] += a[i + l] * b[i + l];
     for (; i < n; i++) s[0] += a[i] * b[i];
     return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
+/* c[j] += a * b[j]: the inner loop of the row-times-matrix GEMM. */
+static void tt__axpy(float *TT__RESTRICT c, const float *TT__RESTRICT b, float a, int64_t n) {
+    TT__EACH(n, c[i] += a * b[i]);
 }
 
 /* True when tt__gemm has a fast loop for these strides. */
@@ -2409,11 +2453,7 @@ static void tt__gemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t sa
             int64_t k1 = tt__min64(K, k0 + TT__GEMM_KC);
             for (i = 0; i < M; i++) {
                 float *c = C + i * N;
-                for (k = k0; k < k1; k++) {
-                    float aik = A[i * sam + k * sak];
-                    const float *b = B + k * sbk;
-                    for (j = 0; j < N; j++) c[j] += aik * b[j];
-                }
+                for (k = k0; k < k1; k++) tt__axpy(c, B + k * sbk, A[i * sam + k * sak], N);
             }
         }
         return;

@@ -1,8 +1,10 @@
 /* build: cc -std=c99 -O2 -march=native -I.. bench_eager.c -lm -lpthread   (or: make bench)
 
    bench_eager - how fast the eager ops are, measured against what this machine can do.
-   First two plain-C references, on one core:
+   First plain-C references, on one core:
      triad     a[i] = b[i] + s*c[i] on 16M floats: the streaming memory bandwidth (GB/s);
+     add, new output   a = malloc(...); a[i] = b[i] + c[i]: the same traffic plus what fresh
+               memory costs (page faults), which every eager op that makes a new tensor pays;
      fma peak  independent multiply-add chains in registers: the f32 compute peak (GFLOP/s).
    Then tinytrace's eager ops: an add and an 8-op elementwise chain on 16M floats (GB/s and the
    ratio to the triad), and square matmuls of 256 and 512 (GFLOP/s and % of the measured peak).
@@ -22,8 +24,9 @@
 #define RUNS   9
 #define BIG    ((int64_t)16 * 1024 * 1024)     /* elements of the elementwise benchmarks */
 
-/* GCC at -O2 keeps the FMA accumulators in memory (it does not peel the inner loop); these
-   two kernels ask it for -O3 so that the plain C loops become register-resident vector code. */
+/* GCC at -O2 keeps the FMA accumulators in memory (it does not peel the inner loop) and does
+   not vectorize loops that need alias checks; the reference kernels ask it for -O3 so that
+   the plain C loops become vector code with the accumulators in registers. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define BENCH_HOT __attribute__((optimize("O3")))
 #else
@@ -55,6 +58,16 @@ static double bench_median(double *t, int n) {
 
 BENCH_HOT static void bench_triad_kernel(float *a, const float *b, const float *c, float s, int64_t n) {
     for (int64_t i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+}
+
+/* The same add as tt_add, into a freshly allocated output: what an eager op pays for new memory. */
+BENCH_HOT static float bench_add_fresh(const float *b, const float *c, int64_t n) {
+    float *a = (float *)malloc((size_t)n * sizeof(float)), r;
+    if (!a) return 0.0f;
+    for (int64_t i = 0; i < n; i++) a[i] = b[i] + c[i];
+    r = a[n / 2];
+    free(a);
+    return r;
 }
 
 BENCH_HOT static float bench_fma_kernel(long iters, float m, float add) {
@@ -135,7 +148,7 @@ static void bench_row(const char *name, const char *shape, double sec, double by
 }
 
 int main(void) {
-    double t[RUNS], triad_s, fma_s, triad_gbs, peak, sec;
+    double t[RUNS], triad_s, fresh_s, fma_s, triad_gbs, peak, sec;
     const double nb = (double)BIG * sizeof(float);           /* bytes of one 16M-float array */
     const long fma_iters = 2000000;
     float *a = (float *)malloc((size_t)BIG * sizeof(float));
@@ -159,6 +172,12 @@ int main(void) {
     triad_gbs = 3.0 * nb / triad_s * 1e-9;
     for (int r = 0; r < WARMUP + RUNS; r++) {
         double t0 = bench_now();
+        keep += bench_add_fresh(b, cc, BIG);
+        if (r >= WARMUP) t[r - WARMUP] = bench_now() - t0;
+    }
+    fresh_s = bench_median(t, RUNS);
+    for (int r = 0; r < WARMUP + RUNS; r++) {
+        double t0 = bench_now();
         keep += bench_fma_kernel(fma_iters, vm, va);
         if (r >= WARMUP) t[r - WARMUP] = bench_now() - t0;
     }
@@ -171,6 +190,7 @@ int main(void) {
     printf("%-28s %-13s %9s %9s %9s %9s %8s\n", "workload", "shape", "ms", "GB/s", "vs triad",
            "GFLOP/s", "% peak");
     bench_row("plain C triad", "16M", triad_s, 3.0 * nb, 0, triad_gbs, peak);
+    bench_row("plain C add, new output", "16M", fresh_s, 3.0 * nb, 0, triad_gbs, peak);
     bench_row("plain C fma peak", "-", fma_s, 0, 2.0 * FMA_ACC * (double)fma_iters, triad_gbs, peak);
 
     io.c = c;

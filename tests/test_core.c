@@ -628,20 +628,23 @@ static void test_scope_nested_and_big(void) {
 
 #define TC_PAD 4096
 
-static int tc_pad_intact(const unsigned char *raw, size_t msize) {
-    size_t i;
-    for (i = 0; i < TC_PAD; i++) if (raw[i] != (unsigned char)(0xA5 ^ (i & 0xFF))) return 0;
-    for (i = 0; i < TC_PAD; i++) if (raw[TC_PAD + msize + i] != (unsigned char)(0x5A ^ (i & 0xFF))) return 0;
+/* A buffer of msize bytes between two TC_PAD-byte pattern regions; the user's part starts
+   `skew` bytes into the front region's end (so it may be misaligned), and the skew bytes
+   belong to the front pattern. */
+static int tc_pad_intact(const unsigned char *raw, size_t skew, size_t msize) {
+    size_t i, front = TC_PAD + skew;
+    for (i = 0; i < front; i++) if (raw[i] != (unsigned char)(0xA5 ^ (i & 0xFF))) return 0;
+    for (i = 0; i < TC_PAD; i++) if (raw[front + msize + i] != (unsigned char)(0x5A ^ (i & 0xFF))) return 0;
     return 1;
 }
 
-static unsigned char *tc_padded_buffer(size_t msize) {
-    unsigned char *raw = (unsigned char *)malloc(msize + 2 * TC_PAD);
-    size_t i;
+static unsigned char *tc_padded_buffer(size_t skew, size_t msize) {
+    size_t i, front = TC_PAD + skew;
+    unsigned char *raw = (unsigned char *)malloc(front + msize + TC_PAD);
     if (!raw) return NULL;
-    for (i = 0; i < TC_PAD; i++) raw[i] = (unsigned char)(0xA5 ^ (i & 0xFF));
-    memset(raw + TC_PAD, 0xEE, msize);
-    for (i = 0; i < TC_PAD; i++) raw[TC_PAD + msize + i] = (unsigned char)(0x5A ^ (i & 0xFF));
+    for (i = 0; i < front; i++) raw[i] = (unsigned char)(0xA5 ^ (i & 0xFF));
+    memset(raw + front, 0xEE, msize);
+    for (i = 0; i < TC_PAD; i++) raw[front + msize + i] = (unsigned char)(0x5A ^ (i & 0xFF));
     return raw;
 }
 
@@ -650,9 +653,9 @@ static int tc_inside(const void *p, size_t n, const unsigned char *buf, size_t m
     return q >= buf && q + n <= buf + msize;
 }
 
-static void tc_user_buffer_run(int guards) {
+static void tc_user_buffer_run(int guards, size_t skew) {
     size_t msize = 64 * 1024;
-    unsigned char *raw = tc_padded_buffer(msize), *buf;
+    unsigned char *raw = tc_padded_buffer(skew, msize), *buf;
     tt_ctx_desc d = tt_ctx_desc_default();
     tt_ctx *c;
     tt_tensor **ts;
@@ -661,7 +664,7 @@ static void tc_user_buffer_run(int guards) {
     tt_scope sc;
     CHECK(raw != NULL);
     if (!raw) return;
-    buf = raw + TC_PAD;
+    buf = raw + TC_PAD + skew;
     ts = (tt_tensor **)malloc(sizeof(tt_tensor *) * (size_t)cap);
     d.mem_buffer = buf;
     d.mem_size = msize;
@@ -676,7 +679,7 @@ static void tc_user_buffer_run(int guards) {
     CHECK_EQ_INT(tt_ctx_status(c), TT_ERR_OOM);
     CHECK_STR_CONTAINS(tt_error(c), "tt_zeros");
     tt_clear_error(c);
-    CHECK(tc_pad_intact(raw, msize));
+    CHECK(tc_pad_intact(raw, skew, msize));
 
     /* fill it up with small tensors, each written in full */
     sc = tt_scope_begin(c);
@@ -697,7 +700,7 @@ static void tc_user_buffer_run(int guards) {
     CHECK_STR_CONTAINS(tt_error(c), "tt_full");
     tt_clear_error(c);
     CHECK(tt_ctx_used(c) <= msize);
-    CHECK(tc_pad_intact(raw, msize));
+    CHECK(tc_pad_intact(raw, skew, msize));
     CHECK_GUARDS(c);
     /* no two tensors overlap */
     for (i = 0; i < n; i++) {
@@ -717,23 +720,25 @@ static void tc_user_buffer_run(int guards) {
         }
         CHECK_NO_ERROR(c);
     }
-    CHECK(tc_pad_intact(raw, msize));
+    CHECK(tc_pad_intact(raw, skew, msize));
     tt_ctx_destroy(c);
-    CHECK(tc_pad_intact(raw, msize));
+    CHECK(tc_pad_intact(raw, skew, msize));
     free(ts);
     free(raw);
 }
 
 static void test_user_buffer(void) {
-    tc_user_buffer_run(0);
-    tc_user_buffer_run(1);
+    tc_user_buffer_run(0, 0);
+    tc_user_buffer_run(1, 0);
+    tc_user_buffer_run(0, 3);     /* a misaligned buffer */
+    tc_user_buffer_run(1, 5);
 }
 
 static void test_user_buffer_too_small(void) {
     size_t sizes[3] = {1, 64, TT_CTX_OVERHEAD - 1};
     int i;
     for (i = 0; i < 3; i++) {
-        unsigned char *raw = tc_padded_buffer(sizes[i]);
+        unsigned char *raw = tc_padded_buffer(0, sizes[i]);
         tt_ctx_desc d = tt_ctx_desc_default();
         tt_ctx *c;
         CHECK(raw != NULL);
@@ -743,12 +748,12 @@ static void test_user_buffer_too_small(void) {
         c = tt_ctx_create(&d);
         CHECK(c == NULL);
         if (c) tt_ctx_destroy(c);
-        CHECK(tc_pad_intact(raw, sizes[i]));
+        CHECK(tc_pad_intact(raw, 0, sizes[i]));
         free(raw);
     }
     /* exactly the overhead is enough for the context; allocations then run out cleanly */
     {
-        unsigned char *raw = tc_padded_buffer(TT_CTX_OVERHEAD);
+        unsigned char *raw = tc_padded_buffer(0, TT_CTX_OVERHEAD);
         tt_ctx_desc d = tt_ctx_desc_default();
         tt_ctx *c;
         int64_t s[1] = {16};
@@ -762,7 +767,7 @@ static void test_user_buffer_too_small(void) {
             if (!t) TC_CHECK_ERROR(c, TT_ERR_OOM, "tt_zeros");
             tt_ctx_destroy(c);
         }
-        CHECK(tc_pad_intact(raw, TT_CTX_OVERHEAD));
+        CHECK(tc_pad_intact(raw, 0, TT_CTX_OVERHEAD));
         free(raw);
     }
 }

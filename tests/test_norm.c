@@ -8,16 +8,6 @@
 
 #define TN_MAXD 8
 
-/* CHECK_ERROR of test_util.h, with its three steps sequenced: there the operands of `&` are
-   unsequenced and gcc runs tt_clear_error first. Status, then message, then clear. */
-static int tn_check_error(tt_ctx *c, tt_status st, const char *sub, const char *file, int line) {
-    int ok = tt_test__eq_int((long long)tt_ctx_status(c), (long long)st, file, line, "tt_ctx_status(c)", "status");
-    ok &= tt_test__str_contains(tt_error(c), sub, file, line, "tt_error(c)");
-    tt_clear_error(c);
-    return ok;
-}
-#define TN_CHECK_ERROR(c, st, sub) tn_check_error((c), (st), (sub), __FILE__, __LINE__)
-
 /* ---- test-side view model ------------------------------------------------ */
 typedef struct tn_view {
     int     nd;
@@ -425,20 +415,20 @@ static void tn_ln_bad(int kind) {
     CHECK(x && w32 && w34 && w33 && w7_32);
     CHECK(TN_CALL(x, 1, w32, NULL) == NULL);         /* weight [32] for rows of 33 */
     CHECK_STR_CONTAINS(tt_error(c), "[32]");
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(TN_CALL(x, 2, w33, NULL) == NULL);         /* n_dims 2 wants [7,33] */
     CHECK_STR_CONTAINS(tt_error(c), "[33]");
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(TN_CALL(x, 2, w7_32, NULL) == NULL);
     CHECK_STR_CONTAINS(tt_error(c), "[7,32]");
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     if (kind == TN_LN) {
         CHECK(tt_layer_norm(c, x, 1, w33, w34, 1e-5f) == NULL);   /* bias [34] */
         CHECK_STR_CONTAINS(tt_error(c), "[34]");
-        (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+        CHECK_ERROR(c, TT_ERR_SHAPE, name);
         CHECK(tt_layer_norm(c, x, 1, NULL, w32, 1e-5f) == NULL);
         CHECK_STR_CONTAINS(tt_error(c), "[32]");
-        (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+        CHECK_ERROR(c, TT_ERR_SHAPE, name);
     }
     for (k = 0; k < 3; k++) {                         /* n_dims outside 1..ndim */
         CHECK(TN_CALL(x, bad_nd[k], NULL, NULL) == NULL);
@@ -539,18 +529,18 @@ static void test_batch_norm_bad(void) {
     CHECK(x && x2 && x1 && m3 && v3 && t4 && t2);
     CHECK(tt_batch_norm(c, x, t4, v3, NULL, NULL, 1e-5f) == NULL);   /* mean [4] for C=3 */
     CHECK_STR_CONTAINS(tt_error(c), "[4]");
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(tt_batch_norm(c, x, m3, t2, NULL, NULL, 1e-5f) == NULL);   /* var [2] */
     CHECK_STR_CONTAINS(tt_error(c), "[2]");
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(tt_batch_norm(c, x, m3, v3, t4, NULL, 1e-5f) == NULL);     /* weight [4] */
     CHECK_STR_CONTAINS(tt_error(c), "[4]");
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(tt_batch_norm(c, x2, m3, v3, NULL, t2, 1e-5f) == NULL);    /* bias [2], x [N,C] */
     CHECK_STR_CONTAINS(tt_error(c), "[2]");
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(tt_batch_norm(c, x2, t4, t4, t4, t4, 1e-5f) == NULL);      /* all [4] for C=3 */
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(tt_batch_norm(c, x1, m3, v3, NULL, NULL, 1e-5f) == NULL);  /* 1-D x has no channel axis */
     CHECK(tn_err_arg_or_shape(c, name));
     /* NULL input (x, running mean or running var): NULL and no new error */
@@ -663,18 +653,18 @@ static void test_group_norm_bad(void) {
     CHECK(tt_group_norm(c, x, 12, NULL, NULL, 1e-5f) == NULL);   /* more groups than channels */
     CHECK(tn_err_arg_or_shape(c, name));
     CHECK(tt_group_norm(c, x, 0, NULL, NULL, 1e-5f) == NULL);
-    (void)TN_CHECK_ERROR(c, TT_ERR_ARG, name);
+    CHECK_ERROR(c, TT_ERR_ARG, name);
     CHECK(tt_group_norm(c, x, -2, NULL, NULL, 1e-5f) == NULL);
-    (void)TN_CHECK_ERROR(c, TT_ERR_ARG, name);
+    CHECK_ERROR(c, TT_ERR_ARG, name);
     CHECK(tt_group_norm(c, x, 3, t5, NULL, 1e-5f) == NULL);      /* weight [5] for C=6 */
     CHECK_STR_CONTAINS(tt_error(c), "[5]");
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(tt_group_norm(c, x, 3, NULL, t7, 1e-5f) == NULL);      /* bias [7] */
     CHECK_STR_CONTAINS(tt_error(c), "[7]");
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(tt_group_norm(c, x, 2, t3, t3, 1e-5f) == NULL);        /* [3] would suit the groups, not C */
     CHECK_STR_CONTAINS(tt_error(c), "[3]");
-    (void)TN_CHECK_ERROR(c, TT_ERR_SHAPE, name);
+    CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(tt_group_norm(c, x1, 1, NULL, NULL, 1e-5f) == NULL);   /* 1-D: no channel axis */
     CHECK(tn_err_arg_or_shape(c, name));
     CHECK(tt_group_norm(c, NULL, 2, NULL, NULL, 1e-5f) == NULL);

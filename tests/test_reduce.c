@@ -9,16 +9,6 @@
 
 #define TR_MAXD 8
 
-/* CHECK_ERROR of test_util.h, with its three steps sequenced: there the operands of `&` are
-   unsequenced and gcc runs tt_clear_error first. Status, then message, then clear. */
-static int tr_check_error(tt_ctx *c, tt_status st, const char *sub, const char *file, int line) {
-    int ok = tt_test__eq_int((long long)tt_ctx_status(c), (long long)st, file, line, "tt_ctx_status(c)", "status");
-    ok &= tt_test__str_contains(tt_error(c), sub, file, line, "tt_error(c)");
-    tt_clear_error(c);
-    return ok;
-}
-#define TR_CHECK_ERROR(c, st, sub) tr_check_error((c), (st), (sub), __FILE__, __LINE__)
-
 /* ---- test-side view model ------------------------------------------------ */
 typedef struct tr_view {
     int     nd;
@@ -667,7 +657,7 @@ static void tr_arg_battery(int is_max) {
             CHECK_EQ_INT(r->dtype, TT_I32);
             CHECK_NEAR(tt_item(c, r), 0, 0, 0);
         } else {
-            (void)TR_CHECK_ERROR(c, TT_ERR_ARG, is_max ? "tt_argmax:" : "tt_argmin:");
+            CHECK_ERROR(c, TT_ERR_ARG, is_max ? "tt_argmax:" : "tt_argmin:");
         }
         CHECK_GUARDS(c);
     }
@@ -851,7 +841,7 @@ static void tr_softmax_battery(int is_log) {
             CHECK_EQ_INT(r->ndim, 0);
             CHECK_NEAR(tt_item(c, r), is_log ? 0.0 : 1.0, 1e-7, 0);
         } else {
-            (void)TR_CHECK_ERROR(c, TT_ERR_ARG, is_log ? "tt_log_softmax:" : "tt_softmax:");
+            CHECK_ERROR(c, TT_ERR_ARG, is_log ? "tt_log_softmax:" : "tt_softmax:");
         }
         CHECK_GUARDS(c);
     }
@@ -875,29 +865,29 @@ static void test_bad_input(void) {
     for (op = TR_SUM; op <= TR_STD; op++) {
         snprintf(name, sizeof name, "%s:", tr_names[op]);
         CHECK(tr_call(c, op, corr, x, out_hi, 1, false) == NULL);
-        (void)TR_CHECK_ERROR(c, TT_ERR_ARG, name);
+        CHECK_ERROR(c, TT_ERR_ARG, name);
         CHECK(tr_call(c, op, corr, x, out_lo, 1, true) == NULL);
-        (void)TR_CHECK_ERROR(c, TT_ERR_ARG, name);
+        CHECK_ERROR(c, TT_ERR_ARG, name);
         CHECK(tr_call(c, op, corr, x, rep, 2, false) == NULL);
-        (void)TR_CHECK_ERROR(c, TT_ERR_ARG, name);
+        CHECK_ERROR(c, TT_ERR_ARG, name);
         CHECK(tr_call(c, op, corr, x, rep_neg, 2, false) == NULL);   /* 2 and -1 are the same axis */
-        (void)TR_CHECK_ERROR(c, TT_ERR_ARG, name);
+        CHECK_ERROR(c, TT_ERR_ARG, name);
         CHECK(tr_call(c, op, corr, x, rep3, 3, true) == NULL);
-        (void)TR_CHECK_ERROR(c, TT_ERR_ARG, name);
+        CHECK_ERROR(c, TT_ERR_ARG, name);
         /* NULL input: NULL, and no new error */
         CHECK(tr_call(c, op, corr, NULL, NULL, 0, false) == NULL);
         CHECK(tt_error(c) == NULL);
         CHECK_EQ_INT(tt_ctx_status(c), TT_OK);
         CHECK_GUARDS(c);
     }
-    CHECK(tt_argmax(c, x, 3, false) == NULL);  (void)TR_CHECK_ERROR(c, TT_ERR_ARG, "tt_argmax:");
-    CHECK(tt_argmax(c, x, -4, true) == NULL);  (void)TR_CHECK_ERROR(c, TT_ERR_ARG, "tt_argmax:");
-    CHECK(tt_argmin(c, x, 3, false) == NULL);  (void)TR_CHECK_ERROR(c, TT_ERR_ARG, "tt_argmin:");
-    CHECK(tt_argmin(c, x, -4, false) == NULL); (void)TR_CHECK_ERROR(c, TT_ERR_ARG, "tt_argmin:");
-    CHECK(tt_softmax(c, x, 3) == NULL);        (void)TR_CHECK_ERROR(c, TT_ERR_ARG, "tt_softmax:");
-    CHECK(tt_softmax(c, x, -4) == NULL);       (void)TR_CHECK_ERROR(c, TT_ERR_ARG, "tt_softmax:");
-    CHECK(tt_log_softmax(c, x, 3) == NULL);    (void)TR_CHECK_ERROR(c, TT_ERR_ARG, "tt_log_softmax:");
-    CHECK(tt_log_softmax(c, x, -4) == NULL);   (void)TR_CHECK_ERROR(c, TT_ERR_ARG, "tt_log_softmax:");
+    CHECK(tt_argmax(c, x, 3, false) == NULL);  CHECK_ERROR(c, TT_ERR_ARG, "tt_argmax:");
+    CHECK(tt_argmax(c, x, -4, true) == NULL);  CHECK_ERROR(c, TT_ERR_ARG, "tt_argmax:");
+    CHECK(tt_argmin(c, x, 3, false) == NULL);  CHECK_ERROR(c, TT_ERR_ARG, "tt_argmin:");
+    CHECK(tt_argmin(c, x, -4, false) == NULL); CHECK_ERROR(c, TT_ERR_ARG, "tt_argmin:");
+    CHECK(tt_softmax(c, x, 3) == NULL);        CHECK_ERROR(c, TT_ERR_ARG, "tt_softmax:");
+    CHECK(tt_softmax(c, x, -4) == NULL);       CHECK_ERROR(c, TT_ERR_ARG, "tt_softmax:");
+    CHECK(tt_log_softmax(c, x, 3) == NULL);    CHECK_ERROR(c, TT_ERR_ARG, "tt_log_softmax:");
+    CHECK(tt_log_softmax(c, x, -4) == NULL);   CHECK_ERROR(c, TT_ERR_ARG, "tt_log_softmax:");
     CHECK(tt_argmax(c, NULL, 0, false) == NULL);
     CHECK(tt_argmin(c, NULL, 0, true) == NULL);
     CHECK(tt_softmax(c, NULL, 0) == NULL);
@@ -909,7 +899,7 @@ static void test_bad_input(void) {
     /* an error stays the first one: a later bad call does not replace it */
     CHECK(tt_sum(c, x, out_hi, 1, false) == NULL);
     CHECK(tt_softmax(c, x, 7) == NULL);
-    (void)TR_CHECK_ERROR(c, TT_ERR_ARG, "tt_sum:");
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_sum:");
     CHECK_GUARDS(c);
     tt_ctx_destroy(c);
 }

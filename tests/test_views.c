@@ -608,7 +608,7 @@ static void test_slice(void) {
 static void test_expand(void) {
     tt_ctx *c = tu_ctx();
     double vals[64], want[1200];
-    int i, j, k, l;
+    int i, j, k;
     CHECK(c != NULL);
     if (!c) return;
     /* [3,1] -> [3,4] */
@@ -685,7 +685,6 @@ static void test_expand(void) {
         CHECK(tv_shape_is(col, 2, 7, 1));
         for (k = 0; k < 7; k++) want[k] = vals[3 + k];
         TV_CHECK_VALUES(c, col, want, 7);
-        (void)l;
     }
     /* errors */
     {
@@ -1343,7 +1342,7 @@ static void test_random_view_chains(void) {
                 int64_t ts;
                 ts = nm.shape[p0]; nm.shape[p0] = nm.shape[p1]; nm.shape[p1] = ts;
                 ts = nm.stride[p0]; nm.stride[p0] = nm.stride[p1]; nm.stride[p1] = ts;
-                sprintf(what, "chain %d step %d: tt_transpose(%d, %d)", chain, step, a0, a1);
+                snprintf(what, sizeof what, "chain %d step %d: tt_transpose(%d, %d)", chain, step, a0, a1);
                 nx = tt_transpose(c, cur, a0, a1);
                 break;
             }
@@ -1352,7 +1351,7 @@ static void test_random_view_chains(void) {
                 for (d = 0; d < m.nd; d++) perm[d] = d;
                 for (d = m.nd - 1; d > 0; d--) { int r = tv_rand_int(&rs, 0, d), tmp = perm[d]; perm[d] = perm[r]; perm[r] = tmp; }
                 for (d = 0; d < m.nd; d++) { nm.shape[d] = m.shape[perm[d]]; nm.stride[d] = m.stride[perm[d]]; }
-                sprintf(what, "chain %d step %d: tt_permute", chain, step);
+                snprintf(what, sizeof what, "chain %d step %d: tt_permute", chain, step);
                 nx = tt_permute(c, cur, perm);
                 break;
             }
@@ -1368,7 +1367,7 @@ static void test_random_view_chains(void) {
                 nm.off = m.off + first * m.stride[p];
                 nm.shape[p] = count;
                 nm.stride[p] = m.stride[p] * stp;
-                sprintf(what, "chain %d step %d: tt_slice(axis %d, %lld, %lld, %lld)", chain, step, ax,
+                snprintf(what, sizeof what, "chain %d step %d: tt_slice(axis %d, %lld, %lld, %lld)", chain, step, ax,
                         (long long)start, (long long)stop, (long long)stp);
                 nx = tt_slice(c, cur, ax, start, stop, stp);
                 break;
@@ -1381,7 +1380,7 @@ static void test_random_view_chains(void) {
                     else if (d == p) { nm.shape[d] = 1; nm.stride[d] = 0; }
                     else { nm.shape[d] = m.shape[d - 1]; nm.stride[d] = m.stride[d - 1]; }
                 }
-                sprintf(what, "chain %d step %d: tt_unsqueeze(%d)", chain, step, pos);
+                snprintf(what, sizeof what, "chain %d step %d: tt_unsqueeze(%d)", chain, step, pos);
                 nx = tt_unsqueeze(c, cur, pos);
                 break;
             }
@@ -1394,7 +1393,7 @@ static void test_random_view_chains(void) {
                     nm.nd = m.nd - 1;
                     for (d = p; d < nm.nd; d++) { nm.shape[d] = m.shape[d + 1]; nm.stride[d] = m.stride[d + 1]; }
                 }
-                sprintf(what, "chain %d step %d: tt_squeeze(%d)", chain, step, ax);
+                snprintf(what, sizeof what, "chain %d step %d: tt_squeeze(%d)", chain, step, ax);
                 nx = tt_squeeze(c, cur, ax);
                 break;
             }
@@ -1419,8 +1418,8 @@ static void test_random_view_chains(void) {
                     }
                 }
                 newn = tv_model_numel(&nm);
-                if (newn > 40000) { nm = m; sprintf(what, "skip"); nx = cur; break; }
-                sprintf(what, "chain %d step %d: tt_expand", chain, step);
+                if (newn > 40000) { nm = m; snprintf(what, sizeof what, "skip"); nx = cur; break; }
+                snprintf(what, sizeof what, "chain %d step %d: tt_expand", chain, step);
                 nx = tt_expand(c, cur, nd2, shp);
                 break;
             }
@@ -1468,17 +1467,17 @@ static void test_random_view_chains(void) {
                 nm.off = a0;
                 refuse = !ok;
                 if (use == 2) {
-                    sprintf(what, "chain %d step %d: tt_flatten(%d, %d)", chain, step, fs, fe);
+                    snprintf(what, sizeof what, "chain %d step %d: tt_flatten(%d, %d)", chain, step, fs, fe);
                     nx = tt_flatten(c, cur, fs, fe);
                 } else {
                     if (nd2 > 1 && tv_rand_int(&rs, 0, 2) == 0) shp[tv_rand_int(&rs, 0, nd2 - 1)] = -1;
-                    sprintf(what, "chain %d step %d: %s to %d dims", chain, step, use ? "tt_view" : "tt_reshape", nd2);
+                    snprintf(what, sizeof what, "chain %d step %d: %s to %d dims", chain, step, use ? "tt_view" : "tt_reshape", nd2);
                     nx = use ? tt_view(c, cur, nd2, shp) : tt_reshape(c, cur, nd2, shp);
                 }
                 break;
             }
             default: {  /* contiguous or clone: a copy, so the model restarts from its values */
-                sprintf(what, "chain %d step %d: %s", chain, step, (step % 2) ? "tt_clone" : "tt_contiguous");
+                snprintf(what, sizeof what, "chain %d step %d: %s", chain, step, (step % 2) ? "tt_clone" : "tt_contiguous");
                 nx = (step % 2) ? tt_clone(c, cur) : tt_contiguous(c, cur);
                 break;
             }
