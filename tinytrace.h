@@ -136,6 +136,8 @@ typedef struct tt_tensor {
     void    *data;                      /* storage base */
     tt_ctx  *ctx;                       /* context that made this header */
     uint32_t flags;                     /* internal */
+    uint32_t trace_epoch;               /* internal: the trace that saw this tensor */
+    int32_t  trace_id;                  /* internal: its value in that trace (-1: made during it) */
 } tt_tensor;
 
 /* Allocator callbacks; when alloc is NULL the TT_MALLOC/TT_FREE macros are used. */
@@ -158,6 +160,7 @@ typedef struct tt_ctx_desc {
 typedef struct tt_scope {
     void  *block;
     size_t used;
+    size_t live;
     void  *last_guard;
 } tt_scope;
 
@@ -231,14 +234,25 @@ TT_API tt_tensor  *tt_randn(tt_ctx *ctx, uint64_t seed, int ndim, const int64_t 
 
 /* ---- access -------------------------------------------------------------- */
 TT_API bool        tt_is_contiguous(const tt_tensor *t);
+/* The four functions below hand tensor values to C. While tracing, reading a traced tensor
+   this way records a warning with the call site (the macros pass __FILE__ and __LINE__):
+   the value becomes a constant of the graph and C control flow on it is not captured. */
 /* Pointer to element (0,...,0); for contiguous tensors the whole data in order. */
-TT_API void       *tt_data(const tt_tensor *t);
+TT_API void       *(tt_data)(const tt_tensor *t);
 /* Value of a one-element tensor as float; NaN and an error otherwise. */
-TT_API float       tt_item(tt_ctx *ctx, const tt_tensor *t);
+TT_API float       (tt_item)(tt_ctx *ctx, const tt_tensor *t);
 /* Copy all elements, in row-major order, converted to f32, into dst (n must equal numel). */
-TT_API tt_status   tt_copy_to_f32(tt_ctx *ctx, const tt_tensor *t, float *dst, int64_t n);
+TT_API tt_status   (tt_copy_to_f32)(tt_ctx *ctx, const tt_tensor *t, float *dst, int64_t n);
 /* Element at index idx (t->ndim entries, negative counts from the end), as f32. */
-TT_API float       tt_get(tt_ctx *ctx, const tt_tensor *t, const int64_t *idx);
+TT_API float       (tt_get)(tt_ctx *ctx, const tt_tensor *t, const int64_t *idx);
+TT_API void       *tt_data_at(const tt_tensor *t, const char *file, int line);
+TT_API float       tt_item_at(tt_ctx *ctx, const tt_tensor *t, const char *file, int line);
+TT_API tt_status   tt_copy_to_f32_at(tt_ctx *ctx, const tt_tensor *t, float *dst, int64_t n, const char *file, int line);
+TT_API float       tt_get_at(tt_ctx *ctx, const tt_tensor *t, const int64_t *idx, const char *file, int line);
+#define tt_data(t)                   tt_data_at((t), __FILE__, __LINE__)
+#define tt_item(ctx, t)              tt_item_at((ctx), (t), __FILE__, __LINE__)
+#define tt_copy_to_f32(ctx, t, d, n) tt_copy_to_f32_at((ctx), (t), (d), (n), __FILE__, __LINE__)
+#define tt_get(ctx, t, idx)          tt_get_at((ctx), (t), (idx), __FILE__, __LINE__)
 /* True when the two shapes are equal. */
 TT_API bool        tt_same_shape(const tt_tensor *a, const tt_tensor *b);
 
@@ -428,12 +442,85 @@ TT_API tt_tensor  *tt_shape_as_tensor(tt_ctx *ctx, tt_tensor *x);
 TT_API tt_tensor  *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_tensor *k, tt_tensor *v,
                                                    tt_tensor *mask, bool causal, float scale);
 
+/* ---- tracing and graphs --------------------------------------------------------
+   Tracing records, while the eager code runs, every op into a graph that can be run
+   again on new inputs of the same shapes (like torch.jit.trace):
+       tt_trace_begin(c);
+       tt_trace_input(x, "x");                   // x: an example input made before
+       y = model(c, x);                          // eager ops: compute now and record
+       tt_graph *g = tt_trace_end(c, &y, 1);     // the graph owns its memory
+       tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL);
+       tt_graph_run(g, &x2, 1);  out = tt_graph_output(g, 0);
+   Tensors made before the trace and used in it are parameters: the graph reads them at
+   every run, so keep them alive and unchanged (or they are copied by constant folding).
+   Tensors made during the trace from C values (tt_full, tt_add_scalar's scalar, ...) are
+   constants, copied into the graph. Tracing needs the heap (not with TT_NO_MALLOC). */
+typedef struct tt_graph tt_graph;
+
+/* Compile modes, as torch.compile's. MAX_AUTOTUNE is DEFAULT until kernels have variants. */
+typedef enum tt_mode {
+    TT_MODE_DEFAULT          = 0,
+    TT_MODE_REDUCE_OVERHEAD  = 1,   /* arguments bound once: a run is the kernels and nothing else */
+    TT_MODE_MAX_AUTOTUNE     = 2
+} tt_mode;
+
+/* Optimization passes, each can be switched off (for teaching, or to find a bug). */
+typedef enum tt_pass {
+    TT_PASS_DCE       = 1u << 0,    /* dead-code elimination: drop what no output needs */
+    TT_PASS_CSE       = 1u << 1,    /* common subexpressions: one node for equal calls */
+    TT_PASS_ALL       = 0xFFFFu
+} tt_pass;
+
+/* Counts and sizes of a graph, before and after compilation. */
+typedef struct tt_graph_stats {
+    int    nodes_traced;            /* nodes on the tape */
+    int    nodes;                   /* nodes after the passes */
+    size_t arena_bytes;             /* activations, with buffers reused (0 before compile) */
+    size_t unplanned_bytes;         /* the same without reuse: every value its own buffer */
+    size_t scratch_bytes;           /* temporaries of the kernels, reused by every node */
+    size_t constant_bytes;          /* constants copied into the graph */
+} tt_graph_stats;
+
+/* Start recording ops of ctx. Fails if a trace is already running (no nesting). */
+TT_API tt_status   tt_trace_begin(tt_ctx *ctx);
+/* Mark t (made before the trace began) as the next graph input; returns t. */
+TT_API tt_tensor  *tt_trace_input(tt_tensor *t, const char *name);
+TT_API bool        tt_is_tracing(const tt_ctx *ctx);
+/* Stop recording and build a graph computing outputs from the inputs. The graph owns its
+   memory: ctx (and its scopes) may be released right after. NULL and an error in ctx when
+   an output was not produced in the trace or an op of the trace failed. */
+TT_API tt_graph   *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outputs);
+/* Run the passes in `passes` (TT_PASS_* bits), plan memory and size every buffer. */
+TT_API tt_status   tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes);
+/* Run on inputs with the traced shapes and dtypes (compiles first if needed). After
+   compilation a run allocates nothing. */
+TT_API tt_status   tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_inputs);
+/* Output i of the last run; valid until the next run or tt_graph_destroy. */
+TT_API tt_tensor  *tt_graph_output(tt_graph *g, int i);
+TT_API int         tt_graph_num_inputs(const tt_graph *g);
+TT_API int         tt_graph_num_outputs(const tt_graph *g);
+TT_API int         tt_graph_num_nodes(const tt_graph *g);
+/* The graph's first error (a run with wrong shapes, ...), or NULL. */
+TT_API const char *tt_graph_error(const tt_graph *g);
+TT_API tt_status   tt_graph_status(const tt_graph *g);
+TT_API void        tt_graph_clear_error(tt_graph *g);
+/* Tracer warnings: "file:line: tt_item read a traced value ...". */
+TT_API int         tt_graph_num_warnings(const tt_graph *g);
+TT_API const char *tt_graph_warning(const tt_graph *g, int i);
+TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g);
+/* The graph as text, one node per line ("%3 = add(%1, %2) : f32[2,3]"); returns the length
+   it needs (write at most size bytes, NUL included). */
+TT_API size_t      tt_graph_str(const tt_graph *g, char *buf, size_t size);
+TT_API void        tt_graph_destroy(tt_graph *g);
+
 /* ---- debug ------------------------------------------------------------------ */
 /* Write "[2,3]" into buf (always NUL-terminated); returns buf. */
 TT_API char       *tt_shape_str(const tt_tensor *t, char *buf, size_t size);
 #ifndef TT_NO_STDIO
 /* Print dtype, shape and (up to 64) values to stdout. */
 TT_API void        tt_print(const tt_tensor *t, const char *name);
+/* Print tt_graph_str and the warnings to stdout. */
+TT_API void        tt_graph_print(const tt_graph *g);
 #endif
 
 #ifdef __cplusplus
@@ -521,14 +608,20 @@ static int tt__axis(int axis, int ndim) {
     return axis < 0 ? axis + ndim : axis;
 }
 
-typedef struct tt__buf { char *p; size_t size, len; } tt__buf;
+/* A bounded output buffer: len characters written, total the characters it was given. */
+typedef struct tt__buf { char *p; size_t size, len, total; } tt__buf;
+
+static void tt__buf_init(tt__buf *b, char *p, size_t size) {
+    b->p = p; b->size = size; b->len = 0; b->total = 0;
+    if (size) p[0] = '\0';
+}
 
 static void tt__put(tt__buf *b, const char *s) {
-    while (*s) {
+    for (; *s; s++) {
         if (b->len + 1 < b->size) b->p[b->len++] = *s;
-        s++;
+        b->total++;
     }
-    if (b->size) b->p[b->len < b->size ? b->len : b->size - 1] = '\0';
+    if (b->size) b->p[b->len] = '\0';
 }
 
 static void tt__put_i64(tt__buf *b, int64_t v) {
@@ -600,7 +693,7 @@ static void tt__put_dims(tt__buf *b, int ndim, const int64_t *shape) {
 /* printf-like formatting into buf with the verbs listed in this section's banner. */
 static void tt__vformat(char *buf, size_t size, const char *fmt, va_list ap) {
     tt__buf b;
-    b.p = buf; b.size = size; b.len = 0;
+    tt__buf_init(&b, buf, size);
     if (size) buf[0] = '\0';
     for (; *fmt; fmt++) {
         if (*fmt != '%') { tt__putc(&b, *fmt); continue; }
@@ -620,7 +713,7 @@ static void tt__vformat(char *buf, size_t size, const char *fmt, va_list ap) {
 TT_API char *tt_shape_str(const tt_tensor *t, char *buf, size_t size) {
     tt__buf b;
     if (!buf || !size) return buf;
-    b.p = buf; b.size = size; b.len = 0;
+    tt__buf_init(&b, buf, size);
     buf[0] = '\0';
     tt__put_shape(&b, t);
     return buf;
@@ -650,6 +743,8 @@ typedef struct tt__guard {
     size_t            span;       /* bytes from the data to the end of the rear guard */
 } tt__guard;
 
+struct tt__trace;
+
 struct tt_ctx {
     tt_status    status;
     char         msg[TT__MSG_SIZE];
@@ -662,6 +757,10 @@ struct tt_ctx {
     tt__block   *spare;           /* heap blocks freed by tt_scope_end, kept for reuse */
     tt__block    user_block;      /* the one block in user-memory mode */
     tt__guard   *last_guard;
+    int          record_depth;    /* > 0 while an op runs other ops (those are not recorded) */
+    struct tt__trace *trace;      /* the running trace, or NULL */
+    uint32_t     trace_counter;   /* epochs handed out (tensors remember theirs) */
+    size_t       live, peak;      /* bytes allocated now / at most since peak was reset */
 };
 
 TT_API const char *tt_version(void) { return TT_VERSION_STRING; }
@@ -797,6 +896,8 @@ static size_t tt__footprint(const tt_ctx *ctx, size_t n) {
 static void *tt__carve(tt_ctx *ctx, tt__block *blk, size_t n, size_t footprint) {
     unsigned char *p = blk->mem + blk->used;
     blk->used += footprint;
+    ctx->live += footprint;
+    if (ctx->live > ctx->peak) ctx->peak = ctx->live;
     if (ctx->guards) {
         tt__guard *g = (tt__guard *)p;               /* header, then front guard, data, rear guard */
         unsigned char *data = p + TT__ALIGN + TT__GUARD;
@@ -870,8 +971,12 @@ TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
     return ctx;
 }
 
+static void tt__trace_free(tt_ctx *ctx);
+
 TT_API void tt_ctx_destroy(tt_ctx *ctx) {
-    if (!ctx || ctx->user_memory) return;
+    if (!ctx) return;
+    tt__trace_free(ctx);
+    if (ctx->user_memory) return;
 #ifndef TT_NO_MALLOC
     tt__blocks_free(ctx, ctx->first);
     tt__blocks_free(ctx, ctx->spare);
@@ -924,6 +1029,7 @@ TT_API tt_scope tt_scope_begin(tt_ctx *ctx) {
     if (!ctx) return s;
     s.block = ctx->cur;
     s.used = ctx->cur ? ctx->cur->used : 0;
+    s.live = ctx->live;
     s.last_guard = ctx->last_guard;
     return s;
 }
@@ -937,6 +1043,7 @@ TT_API void tt_scope_end(tt_ctx *ctx, tt_scope scope) {
 #endif
     ctx->cur = blk ? blk : ctx->first;
     if (blk) blk->used = scope.used;
+    ctx->live = scope.live;
     ctx->last_guard = (tt__guard *)scope.last_guard;
 }
 
@@ -1099,6 +1206,10 @@ static tt_tensor *tt__header(tt_ctx *ctx, const char *op, tt_dtype dtype, int nd
     tt__set_contiguous_strides(t);
     t->numel = numel;
     t->ctx = ctx;
+    if (ctx->trace) {                                  /* made during a trace: a constant if used */
+        t->trace_epoch = ctx->trace_counter;
+        t->trace_id = -1;
+    }
     return t;
 }
 
@@ -1110,14 +1221,6 @@ static tt_tensor *tt__new(tt_ctx *ctx, const char *op, tt_dtype dtype, int ndim,
     return t->data ? t : NULL;
 }
 
-/* A new header viewing the same storage as x (shape/strides filled in by the caller). */
-static tt_tensor *tt__alias(tt_ctx *ctx, const char *op, const tt_tensor *x) {
-    tt_tensor *t = (tt_tensor *)tt__alloc(ctx, op, sizeof(tt_tensor));
-    if (!t) return NULL;
-    *t = *x;
-    t->ctx = ctx;
-    return t;
-}
 
 /* The element count of x's shape after it was changed in place by a view op. */
 static void tt__update_numel(tt_tensor *t) {
@@ -1263,7 +1366,8 @@ TT_API bool tt_is_contiguous(const tt_tensor *t) {
     return true;
 }
 
-TT_API void *tt_data(const tt_tensor *t) {
+/* Pointer to element (0,...,0): what kernels use (tt_data also warns while tracing). */
+static void *tt__ptr(const tt_tensor *t) {
     if (!t || !t->data) return NULL;
     return (char *)t->data + t->offset * (int64_t)tt_dtype_size(t->dtype);
 }
@@ -1286,7 +1390,16 @@ static int64_t tt__offset_of(const tt_tensor *t, int64_t linear) {
     return off;
 }
 
-TT_API float tt_item(tt_ctx *ctx, const tt_tensor *t) {
+static void tt__warn_read(const tt_tensor *t, const char *fn, const char *file, int line);
+
+TT_API void *tt_data_at(const tt_tensor *t, const char *file, int line) {
+    tt__warn_read(t, "tt_data", file, line);
+    return tt__ptr(t);
+}
+TT_API void *(tt_data)(const tt_tensor *t) { return tt_data_at(t, NULL, 0); }
+
+TT_API float tt_item_at(tt_ctx *ctx, const tt_tensor *t, const char *file, int line) {
+    tt__warn_read(t, "tt_item", file, line);
     if (!t) return NAN;
     if (t->numel != 1) {
         tt__fail(ctx, TT_ERR_SHAPE, "tt_item: tensor of shape %S has %D elements, expected exactly 1", t, t->numel);
@@ -1295,10 +1408,13 @@ TT_API float tt_item(tt_ctx *ctx, const tt_tensor *t) {
     return tt__load(t->data, t->dtype, t->offset);
 }
 
-TT_API float tt_get(tt_ctx *ctx, const tt_tensor *t, const int64_t *idx) {
+TT_API float (tt_item)(tt_ctx *ctx, const tt_tensor *t) { return tt_item_at(ctx, t, NULL, 0); }
+
+TT_API float tt_get_at(tt_ctx *ctx, const tt_tensor *t, const int64_t *idx, const char *file, int line) {
     int64_t off;
     int d;
     if (!t) return NAN;
+    tt__warn_read(t, "tt_get", file, line);
     if (t->ndim > 0 && !idx) { tt__fail(ctx, TT_ERR_ARG, "tt_get: idx is NULL"); return NAN; }
     off = t->offset;
     for (d = 0; d < t->ndim; d++) {
@@ -1313,20 +1429,240 @@ TT_API float tt_get(tt_ctx *ctx, const tt_tensor *t, const int64_t *idx) {
     return tt__load(t->data, t->dtype, off);
 }
 
-TT_API tt_status tt_copy_to_f32(tt_ctx *ctx, const tt_tensor *t, float *dst, int64_t n) {
+TT_API float (tt_get)(tt_ctx *ctx, const tt_tensor *t, const int64_t *idx) { return tt_get_at(ctx, t, idx, NULL, 0); }
+
+TT_API tt_status tt_copy_to_f32_at(tt_ctx *ctx, const tt_tensor *t, float *dst, int64_t n, const char *file, int line) {
     int64_t i;
     if (!ctx) return TT_ERR_ARG;
     if (!t) return TT__FAIL_STATUS(ctx, TT_ERR_ARG, "tt_copy_to_f32: tensor is NULL");
+    tt__warn_read(t, "tt_copy_to_f32", file, line);
     if (!dst && t->numel > 0) return TT__FAIL_STATUS(ctx, TT_ERR_ARG, "tt_copy_to_f32: dst is NULL");
     if (n != t->numel)
         return TT__FAIL_STATUS(ctx, TT_ERR_SHAPE, "tt_copy_to_f32: n is %D but the tensor of shape %S has %D elements",
                                n, t, t->numel);
     if (tt_is_contiguous(t) && t->dtype == TT_F32) {
-        if (n) memcpy(dst, tt_data(t), (size_t)n * sizeof(float));
+        if (n) memcpy(dst, tt__ptr(t), (size_t)n * sizeof(float));
         return TT_OK;
     }
     for (i = 0; i < n; i++) dst[i] = tt__load(t->data, t->dtype, tt__offset_of(t, i));
     return TT_OK;
+}
+
+TT_API tt_status (tt_copy_to_f32)(tt_ctx *ctx, const tt_tensor *t, float *dst, int64_t n) {
+    return tt_copy_to_f32_at(ctx, t, dst, n, NULL, 0);
+}
+
+/* ==========================================================================
+ * >>dispatch   one table of ops; every op is "infer" then "exec"
+ *
+ * Each op is a row of TT__OPS: its name, its kind and two functions. infer checks the
+ * inputs and fills in the output's header (dtype and shape; a view also gets strides,
+ * offset and data) without allocating; exec computes into an output it is handed. The
+ * eager path (tt__op) runs infer, allocates the output, runs exec and, while tracing,
+ * records the call; a graph runs the same exec functions on outputs it planned itself.
+ * Op arguments that are not tensors travel in tt__attrs, so a call can be stored.
+ * ========================================================================== */
+typedef enum tt__kind {
+    TT__K_SOURCE,      /* no inputs: constants made from C values */
+    TT__K_VIEW,        /* output shares the input's storage */
+    TT__K_EWISE,       /* elementwise: unary, binary, where, cast, copy */
+    TT__K_REDUCE,      /* reductions and normalizations */
+    TT__K_LINALG,      /* matmul, linear, convolution */
+    TT__K_OTHER        /* pooling, shape and index ops, attention */
+} tt__kind;
+
+#define TT__NATTR (2 * TT_MAX_DIMS + 4)
+
+/* The non-tensor arguments of a call: axes, sizes, flags (i) and scalars (f). */
+typedef struct tt__attrs {
+    int64_t i[TT__NATTR];
+    float   f[3];
+} tt__attrs;
+
+/* One call of an op: what exec needs besides its output. */
+typedef struct tt__call {
+    const char        *name;      /* public function, for messages */
+    int                op;        /* tt__opcode */
+    tt_tensor *const  *in;        /* inputs; optional ones may be NULL */
+    int                n_in;
+    tt__attrs          a;
+} tt__call;
+
+typedef bool (*tt__infer_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
+typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
+
+/* X(NAME, "name", kind, infer, exec, optional-input bits) */
+#define TT__OPS(X) \
+    X(CONST,           "const",           TT__K_SOURCE, tt__infer_none,      tt__exec_none,      0) \
+    X(RESHAPE,         "reshape",         TT__K_VIEW,   tt__infer_reshape,   tt__exec_none,      0) \
+    X(PERMUTE,         "permute",         TT__K_VIEW,   tt__infer_permute,   tt__exec_none,      0) \
+    X(SLICE,           "slice",           TT__K_VIEW,   tt__infer_slice,     tt__exec_none,      0) \
+    X(EXPAND,          "expand",          TT__K_VIEW,   tt__infer_expand,    tt__exec_none,      0) \
+    X(SQUEEZE,         "squeeze",         TT__K_VIEW,   tt__infer_squeeze,   tt__exec_none,      0) \
+    X(UNSQUEEZE,       "unsqueeze",       TT__K_VIEW,   tt__infer_unsqueeze, tt__exec_none,      0) \
+    X(COPY,            "copy",            TT__K_EWISE,  tt__infer_cast,      tt__exec_cast,      0) \
+    X(CAST,            "cast",            TT__K_EWISE,  tt__infer_cast,      tt__exec_cast,      0) \
+    X(NEG,             "neg",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(ABS,             "abs",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(SIGN,            "sign",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(EXP,             "exp",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(LOG,             "log",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(SQRT,            "sqrt",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(RSQRT,           "rsqrt",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(RECIPROCAL,      "reciprocal",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(SIN,             "sin",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(COS,             "cos",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(TANH,            "tanh",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(SIGMOID,         "sigmoid",         TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(RELU,            "relu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(LEAKY_RELU,      "leaky_relu",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(ELU,             "elu",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(GELU,            "gelu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(GELU_TANH,       "gelu_tanh",       TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(SILU,            "silu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(SOFTPLUS,        "softplus",        TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(ERF,             "erf",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(FLOOR,           "floor",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(CEIL,            "ceil",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(ROUND,           "round",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(CLAMP,           "clamp",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(POW_SCALAR,      "pow_scalar",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(LOGICAL_NOT,     "logical_not",     TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
+    X(ADD,             "add",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(SUB,             "sub",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(MUL,             "mul",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(DIV,             "div",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(POW,             "pow",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(MAXIMUM,         "maximum",         TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(MINIMUM,         "minimum",         TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(EQ,              "eq",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(NE,              "ne",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(LT,              "lt",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(LE,              "le",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(GT,              "gt",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(GE,              "ge",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(LOGICAL_AND,     "logical_and",     TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(LOGICAL_OR,      "logical_or",      TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
+    X(WHERE,           "where",           TT__K_EWISE,  tt__infer_where,     tt__exec_where,     0) \
+    X(SUM,             "sum",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
+    X(MEAN,            "mean",            TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
+    X(MAX,             "max",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
+    X(MIN,             "min",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
+    X(PROD,            "prod",            TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
+    X(VAR,             "var",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
+    X(STD,             "std",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
+    X(ARGMAX,          "argmax",          TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
+    X(ARGMIN,          "argmin",          TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
+    X(SOFTMAX,         "softmax",         TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0) \
+    X(LOG_SOFTMAX,     "log_softmax",     TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0) \
+    X(LAYER_NORM,      "layer_norm",      TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  6) \
+    X(RMS_NORM,        "rms_norm",        TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  2) \
+    X(BATCH_NORM,      "batch_norm",      TT__K_REDUCE, tt__infer_batch_norm, tt__exec_batch_norm, 24) \
+    X(GROUP_NORM,      "group_norm",      TT__K_REDUCE, tt__infer_group_norm, tt__exec_group_norm, 6) \
+    X(MATMUL,          "matmul",          TT__K_LINALG, tt__infer_matmul,    tt__exec_matmul,    0) \
+    X(LINEAR,          "linear",          TT__K_LINALG, tt__infer_linear,    tt__exec_linear,    4) \
+    X(CONV2D,          "conv2d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4) \
+    X(CONV1D,          "conv1d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4) \
+    X(MAX_POOL2D,      "max_pool2d",      TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0) \
+    X(AVG_POOL2D,      "avg_pool2d",      TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0) \
+    X(ADAPTIVE_AVG_POOL2D, "adaptive_avg_pool2d", TT__K_OTHER, tt__infer_resize, tt__exec_resize, 0) \
+    X(UPSAMPLE_NEAREST, "upsample_nearest", TT__K_OTHER, tt__infer_resize,   tt__exec_resize,    0) \
+    X(CONCAT,          "concat",          TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0) \
+    X(STACK,           "stack",           TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0) \
+    X(PAD,             "pad",             TT__K_OTHER,  tt__infer_pad,       tt__exec_pad,       0) \
+    X(GATHER,          "gather",          TT__K_OTHER,  tt__infer_gather,    tt__exec_gather,    0) \
+    X(INDEX_SELECT,    "index_select",    TT__K_OTHER,  tt__infer_index_select, tt__exec_index_select, 0) \
+    X(EMBEDDING,       "embedding",       TT__K_OTHER,  tt__infer_index_select, tt__exec_index_select, 0) \
+    X(REPEAT_INTERLEAVE, "repeat_interleave", TT__K_OTHER, tt__infer_repeat, tt__exec_repeat,    0) \
+    X(TILE,            "tile",            TT__K_OTHER,  tt__infer_repeat,    tt__exec_repeat,    0) \
+    X(FLIP,            "flip",            TT__K_OTHER,  tt__infer_flip,      tt__exec_flip,      0) \
+    X(SHAPE_AS_TENSOR, "shape_as_tensor", TT__K_OTHER,  tt__infer_shape_as_tensor, tt__exec_shape_as_tensor, 0) \
+    X(SDPA,            "scaled_dot_product_attention", TT__K_OTHER, tt__infer_sdpa, tt__exec_sdpa, 8)
+
+#define TT__OP_ENUM(N, s, k, inf, ex, opt) TT__OP_##N,
+typedef enum tt__opcode { TT__OPS(TT__OP_ENUM) TT__OP_COUNT } tt__opcode;
+#undef TT__OP_ENUM
+
+#define TT__OP_DECL(N, s, k, inf, ex, opt) \
+    static bool inf(tt_ctx *ctx, const tt__call *c, tt_tensor *out); \
+    static bool ex(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
+TT__OPS(TT__OP_DECL)
+#undef TT__OP_DECL
+
+typedef struct tt__op_info {
+    const char  *name;
+    tt__kind     kind;
+    tt__infer_fn infer;
+    tt__exec_fn  exec;
+    unsigned     optional;        /* bit i: input i may be NULL (a bias, a mask) */
+} tt__op_info;
+
+#define TT__OP_ROW(N, s, k, inf, ex, opt) { s, k, inf, ex, opt },
+static const tt__op_info tt__op_table[TT__OP_COUNT] = { TT__OPS(TT__OP_ROW) };
+#undef TT__OP_ROW
+
+static bool tt__infer_none(tt_ctx *ctx, const tt__call *c, tt_tensor *out) { (void)ctx; (void)c; (void)out; return true; }
+static bool tt__exec_none(tt_ctx *ctx, const tt__call *c, tt_tensor *out) { (void)ctx; (void)c; (void)out; return true; }
+
+/* Zeroed attributes (so that two equal calls compare equal byte for byte). */
+static tt__attrs tt__attrs_zero(void) {
+    tt__attrs a;
+    memset(&a, 0, sizeof a);
+    return a;
+}
+
+/* A fresh output header for infer to fill: contiguous, owned by ctx, no data yet. */
+static void tt__header_init(tt_tensor *t, tt_ctx *ctx) {
+    memset(t, 0, sizeof *t);
+    t->ctx = ctx;
+}
+
+/* After infer set dtype, ndim and shape: contiguous strides and the element count. */
+static void tt__header_finish(tt_tensor *t) {
+    tt__set_contiguous_strides(t);
+    tt__update_numel(t);
+}
+
+static void tt__record(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
+
+/* The eager path of every op: check, allocate, compute, record. NULL inputs that are not
+   optional make the op return NULL without a new error (the first error is kept). */
+static tt_tensor *tt__op(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *const *in, int n_in,
+                         const tt__attrs *a) {
+    const tt__op_info *info = &tt__op_table[op];
+    tt_tensor hdr, *out;
+    tt__call c;
+    tt_scope scope;
+    bool ok;
+    int i;
+    if (!ctx) return NULL;
+    for (i = 0; i < n_in; i++) if (!in[i] && !((info->optional >> i) & 1u)) return NULL;
+    c.name = name; c.op = op; c.in = in; c.n_in = n_in; c.a = *a;
+    tt__header_init(&hdr, ctx);
+    if (!info->infer(ctx, &c, &hdr)) return NULL;
+    if (info->kind == TT__K_VIEW) {
+        out = (tt_tensor *)tt__alloc(ctx, name, sizeof(tt_tensor));
+        if (!out) return NULL;
+        *out = hdr;
+    } else {
+        out = tt__new(ctx, name, hdr.dtype, hdr.ndim, hdr.shape);
+        if (!out) return NULL;
+        scope = tt_scope_begin(ctx);
+        ctx->record_depth++;                       /* ops that exec calls are not recorded */
+        ok = info->exec(ctx, &c, out);
+        ctx->record_depth--;
+        tt_scope_end(ctx, scope);
+        if (!ok) return NULL;
+    }
+    tt__record(ctx, &c, out);
+    return out;
+}
+
+/* A one-input op with attributes. */
+static tt_tensor *tt__op1(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, const tt__attrs *a) {
+    tt_tensor *in[1];
+    in[0] = x;
+    return tt__op(ctx, name, op, in, 1, a);
 }
 
 /* ==========================================================================
@@ -1337,6 +1673,7 @@ TT_API tt_status tt_copy_to_f32(tt_ctx *ctx, const tt_tensor *t, float *dst, int
  * flattened), the user must copy with tt_contiguous first. The stride rule is PyTorch's:
  * walk the old axes from the right in chunks that are contiguous with each other, and
  * give each chunk's new axes strides from that chunk's base stride.
+ * The infer functions below fill a header without allocating: graphs rerun them.
  * ========================================================================== */
 
 /* Strides for viewing x as new_shape, or false when no strides exist. */
@@ -1364,209 +1701,294 @@ static bool tt__view_strides(const tt_tensor *x, int ndim, const int64_t *shape,
     return view_d == -1;
 }
 
-static tt_tensor *tt__reshape(tt_ctx *ctx, const char *op, tt_tensor *x, int ndim, const int64_t *shape_in) {
+/* The view starts as a copy of x's header (same storage), owned by ctx. */
+static void tt__view_begin(tt_tensor *out, const tt_tensor *x) {
+    tt_ctx *ctx = out->ctx;
+    *out = *x;
+    out->ctx = ctx;
+}
+
+/* a.i[0] = ndim, a.i[1..] = shape (one entry may be -1). */
+static bool tt__infer_reshape(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int ndim = (int)c->a.i[0], infer = -1, d;
+    const int64_t *shape_in = &c->a.i[1];
     int64_t shape[TT_MAX_DIMS], stride[TT_MAX_DIMS], known = 1, numel;
-    int infer = -1, d;
-    tt_tensor *t;
     char buf[16 * TT_MAX_DIMS];
     tt__buf b;
-    if (!ctx || !x) return NULL;
-    if (ndim < 0 || ndim > TT_MAX_DIMS)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: ndim is %d, expected 0..%d", op, ndim, TT_MAX_DIMS);
-    if (ndim > 0 && !shape_in) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: shape is NULL", op);
+    if (ndim < 0 || ndim > TT_MAX_DIMS) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: ndim is %d, expected 0..%d", c->name, ndim, TT_MAX_DIMS);
+        return false;
+    }
     for (d = 0; d < ndim; d++) {
         shape[d] = shape_in[d];
         if (shape[d] == -1 && infer < 0) { infer = d; continue; }
-        if (shape[d] < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: size %D of axis %d is invalid "
-                                                       "(only one -1 is allowed)", op, shape[d], d);
-        known = tt__mul_checked(known, shape[d]);
-        if (known < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: the new shape is too large", op);
+        known = shape[d] < 0 ? -1 : tt__mul_checked(known, shape[d]);
+        if (known < 0) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: size %D of axis %d is invalid (only one -1 is allowed)", c->name, shape[d], d);
+            return false;
+        }
     }
-    b.p = buf; b.size = sizeof buf; b.len = 0;
+    tt__buf_init(&b, buf, sizeof buf);
     tt__put_dims(&b, ndim, shape_in);
     if (infer >= 0) {
-        if (known == 0 || x->numel % known != 0)
-            return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot view %S (%D elements) as %s", op, x, x->numel, buf);
+        if (known == 0 || x->numel % known != 0) {
+            tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot view %S (%D elements) as %s", c->name, x, x->numel, buf);
+            return false;
+        }
         shape[infer] = x->numel / known;
     }
-    if (!tt__check_shape(ctx, op, ndim, shape, &numel)) return NULL;
-    if (numel != x->numel)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot view %S (%D elements) as %s (%D elements)",
-                                     op, x, x->numel, buf, numel);
-    if (!tt__view_strides(x, ndim, shape, stride))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: the strides of %S cannot be viewed as %s; "
-                                     "call tt_contiguous first", op, x, buf);
-    t = tt__alias(ctx, op, x);
-    if (!t) return NULL;
-    t->ndim = ndim;
-    for (d = 0; d < ndim; d++) { t->shape[d] = shape[d]; t->stride[d] = stride[d]; }
-    tt__update_numel(t);
-    return t;
+    if (!tt__check_shape(ctx, c->name, ndim, shape, &numel)) return false;
+    if (numel != x->numel) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot view %S (%D elements) as %s (%D elements)", c->name, x, x->numel, buf, numel);
+        return false;
+    }
+    if (!tt__view_strides(x, ndim, shape, stride)) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: the strides of %S cannot be viewed as %s; call tt_contiguous first",
+                 c->name, x, buf);
+        return false;
+    }
+    tt__view_begin(out, x);
+    out->ndim = ndim;
+    for (d = 0; d < ndim; d++) { out->shape[d] = shape[d]; out->stride[d] = stride[d]; }
+    tt__update_numel(out);
+    return true;
 }
 
-TT_API tt_tensor *tt_reshape(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
-    return tt__reshape(ctx, "tt_reshape", x, ndim, shape);
-}
-TT_API tt_tensor *tt_view(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
-    return tt__reshape(ctx, "tt_view", x, ndim, shape);
-}
-
-static tt_tensor *tt__permute(tt_ctx *ctx, const char *op, tt_tensor *x, const int *perm) {
+/* a.i[0..ndim) = perm. */
+static bool tt__infer_permute(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
     int seen[TT_MAX_DIMS], d;
-    tt_tensor *t;
-    if (!ctx || !x) return NULL;
-    if (x->ndim > 0 && !perm) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: perm is NULL", op);
     for (d = 0; d < x->ndim; d++) seen[d] = 0;
     for (d = 0; d < x->ndim; d++) {
-        int a = tt__axis(perm[d], x->ndim);
-        if (a < 0 || seen[a]++)
-            return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: perm[%d] = %d is out of range or repeated for a "
-                                         "tensor of shape %S", op, d, perm[d], x);
+        int a = tt__axis((int)c->a.i[d], x->ndim);
+        if (a < 0 || seen[a]++) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: perm[%d] = %d is out of range or repeated for a tensor of shape %S",
+                     c->name, d, (int)c->a.i[d], x);
+            return false;
+        }
     }
-    t = tt__alias(ctx, op, x);
-    if (!t) return NULL;
+    tt__view_begin(out, x);
     for (d = 0; d < x->ndim; d++) {
-        int a = tt__axis(perm[d], x->ndim);
-        t->shape[d] = x->shape[a];
-        t->stride[d] = x->stride[a];
+        int a = tt__axis((int)c->a.i[d], x->ndim);
+        out->shape[d] = x->shape[a];
+        out->stride[d] = x->stride[a];
     }
-    return t;
-}
-
-TT_API tt_tensor *tt_permute(tt_ctx *ctx, tt_tensor *x, const int *perm) {
-    return tt__permute(ctx, "tt_permute", x, perm);
-}
-
-static tt_tensor *tt__transpose(tt_ctx *ctx, const char *op, tt_tensor *x, int axis0, int axis1) {
-    int perm[TT_MAX_DIMS], a0, a1, d;
-    if (!ctx || !x) return NULL;
-    a0 = tt__axis(axis0, x->ndim);
-    a1 = tt__axis(axis1, x->ndim);
-    if (a0 < 0 || a1 < 0)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axes %d and %d: expected axes in [%d,%d] for shape %S",
-                                     op, axis0, axis1, -x->ndim, x->ndim - 1, x);
-    for (d = 0; d < x->ndim; d++) perm[d] = d;
-    perm[a0] = a1;
-    perm[a1] = a0;
-    return tt__permute(ctx, op, x, perm);
-}
-
-TT_API tt_tensor *tt_transpose(tt_ctx *ctx, tt_tensor *x, int axis0, int axis1) {
-    return tt__transpose(ctx, "tt_transpose", x, axis0, axis1);
+    return true;
 }
 
 /* Python slice bounds: negative counts from the end; clamp to [0, size]. */
 static int64_t tt__slice_bound(int64_t v, int64_t size) {
-    if (v < 0) v += size;
-    return v < 0 ? 0 : v > size ? size : v;
+    if (v < 0) v = v < -size ? 0 : v + size;
+    return v > size ? size : v;
 }
 
-static tt_tensor *tt__slice(tt_ctx *ctx, const char *op, tt_tensor *x, int axis, int64_t start, int64_t stop, int64_t step) {
-    int a;
-    tt_tensor *t;
-    if (!ctx || !x) return NULL;
-    a = tt__axis(axis, x->ndim);
-    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
-    if (step < 1) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: step is %D, expected >= 1", op, step);
-    start = tt__slice_bound(start, x->shape[a]);
-    stop = tt__slice_bound(stop, x->shape[a]);
-    t = tt__alias(ctx, op, x);
-    if (!t) return NULL;
-    t->shape[a] = stop > start ? (stop - start - 1) / step + 1 : 0;
-    if (t->shape[a] > 0) t->offset += start * x->stride[a];
-    if (t->shape[a] > 1) t->stride[a] *= step;         /* bounded by the storage: step < size here */
-    tt__update_numel(t);
-    return t;
+/* a.i = {axis, start, stop, step}. */
+static bool tt__infer_slice(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int a = tt__axis((int)c->a.i[0], x->ndim);
+    int64_t start, stop, step = c->a.i[3];
+    if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", c->name, (int)c->a.i[0], x); return false; }
+    if (step < 1) { tt__fail(ctx, TT_ERR_ARG, "%s: step is %D, expected >= 1", c->name, step); return false; }
+    start = tt__slice_bound(c->a.i[1], x->shape[a]);
+    stop = tt__slice_bound(c->a.i[2], x->shape[a]);
+    tt__view_begin(out, x);
+    out->shape[a] = stop > start ? (stop - start - 1) / step + 1 : 0;
+    if (out->shape[a] > 0) out->offset += start * x->stride[a];
+    if (out->shape[a] > 1) out->stride[a] *= step;     /* bounded by the storage: step < size here */
+    tt__update_numel(out);
+    return true;
 }
 
-TT_API tt_tensor *tt_slice(tt_ctx *ctx, tt_tensor *x, int axis, int64_t start, int64_t stop, int64_t step) {
-    return tt__slice(ctx, "tt_slice", x, axis, start, stop, step);
-}
-
-static tt_tensor *tt__expand(tt_ctx *ctx, const char *op, tt_tensor *x, int ndim, const int64_t *shape) {
-    int d, lead;
-    tt_tensor *t;
+/* a.i[0] = ndim, a.i[1..] = shape (-1 keeps a size). */
+static bool tt__infer_expand(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int ndim = (int)c->a.i[0], d, lead;
+    const int64_t *shape = &c->a.i[1];
+    int64_t numel;
     char buf[16 * TT_MAX_DIMS];
     tt__buf b;
-    if (!ctx || !x) return NULL;
-    if (ndim < x->ndim || ndim > TT_MAX_DIMS || (ndim > 0 && !shape))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: cannot expand %S to %d dims", op, x, ndim);
-    b.p = buf; b.size = sizeof buf; b.len = 0;
+    if (ndim < x->ndim || ndim > TT_MAX_DIMS) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: cannot expand %S to %d dims", c->name, x, ndim);
+        return false;
+    }
+    tt__buf_init(&b, buf, sizeof buf);
     tt__put_dims(&b, ndim, shape);
     lead = ndim - x->ndim;
-    t = tt__alias(ctx, op, x);
-    if (!t) return NULL;
-    t->ndim = ndim;
+    tt__view_begin(out, x);
+    out->ndim = ndim;
     for (d = ndim - 1; d >= 0; d--) {
         int xd = d - lead;
-        int64_t want = shape[d];
-        if (xd >= 0) {
-            int64_t have = x->shape[xd];
-            if (want == -1) want = have;
-            if (want < 0 || (have != want && have != 1))
-                return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot expand %S to %s: axis %d has size %D, "
-                                             "expected 1 or %D", op, x, buf, xd, have, want);
-            t->shape[d] = want;
-            t->stride[d] = (have == want) ? x->stride[xd] : 0;
-        } else {
-            if (want < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot expand %S to %s: new axis %d "
-                                                       "has size %D", op, x, buf, d, want);
-            t->shape[d] = want;
-            t->stride[d] = 0;
+        int64_t want = shape[d], have = xd >= 0 ? x->shape[xd] : 1;
+        if (xd >= 0 && want == -1) want = have;
+        if (want < 0 || (xd >= 0 && have != want && have != 1)) {
+            tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot expand %S to %s: axis %d has size %D, expected 1 or %D",
+                     c->name, x, buf, d, have, want);
+            return false;
         }
+        out->shape[d] = want;
+        out->stride[d] = (xd >= 0 && have == want) ? x->stride[xd] : 0;
     }
-    {
-        int64_t numel;
-        if (!tt__check_shape(ctx, op, t->ndim, t->shape, &numel)) return NULL;
-    }
-    tt__update_numel(t);
-    return t;
+    if (!tt__check_shape(ctx, c->name, out->ndim, out->shape, &numel)) return false;
+    tt__update_numel(out);
+    return true;
 }
 
+/* a.i[0] = axis. */
+static bool tt__infer_squeeze(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int a = tt__axis((int)c->a.i[0], x->ndim), d;
+    if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", c->name, (int)c->a.i[0], x); return false; }
+    tt__view_begin(out, x);
+    if (x->shape[a] != 1) return true;                 /* PyTorch: squeezing a non-1 axis is a no-op */
+    for (d = a; d < x->ndim - 1; d++) { out->shape[d] = x->shape[d + 1]; out->stride[d] = x->stride[d + 1]; }
+    out->ndim--;
+    tt__update_numel(out);
+    return true;
+}
+
+/* a.i[0] = axis, in [-ndim-1, ndim]. */
+static bool tt__infer_unsqueeze(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int a = tt__axis((int)c->a.i[0], x->ndim + 1), d;
+    if (a < 0 || x->ndim >= TT_MAX_DIMS) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: cannot insert axis %d into shape %S", c->name, (int)c->a.i[0], x);
+        return false;
+    }
+    tt__view_begin(out, x);
+    for (d = x->ndim; d > a; d--) { out->shape[d] = x->shape[d - 1]; out->stride[d] = x->stride[d - 1]; }
+    out->shape[a] = 1;
+    out->stride[a] = a < x->ndim ? out->shape[a + 1] * out->stride[a + 1] : 1;
+    out->ndim++;
+    tt__update_numel(out);
+    return true;
+}
+
+/* A view made inside another op: not recorded, header from ctx (no data copied). */
+static tt_tensor *tt__view_internal(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, const tt__attrs *a) {
+    tt_tensor *in[1], *out;
+    tt__call c;
+    if (!ctx || !x) return NULL;
+    in[0] = x;
+    c.name = name; c.op = op; c.in = in; c.n_in = 1; c.a = *a;
+    out = (tt_tensor *)tt__alloc(ctx, name, sizeof(tt_tensor));
+    if (!out) return NULL;
+    tt__header_init(out, ctx);
+    return tt__op_table[op].infer(ctx, &c, out) ? out : NULL;
+}
+
+static tt__attrs tt__attrs_dims(int ndim, const int64_t *shape) {
+    tt__attrs a = tt__attrs_zero();
+    int d;
+    a.i[0] = ndim;
+    for (d = 0; d < ndim && d < TT_MAX_DIMS; d++) a.i[1 + d] = shape[d];
+    return a;
+}
+
+static tt__attrs tt__attrs_ints(int64_t i0, int64_t i1, int64_t i2, int64_t i3) {
+    tt__attrs a = tt__attrs_zero();
+    a.i[0] = i0; a.i[1] = i1; a.i[2] = i2; a.i[3] = i3;
+    return a;
+}
+
+static tt__attrs tt__attrs_axes(int n, const int *axes) {
+    tt__attrs a = tt__attrs_zero();
+    int d;
+    for (d = 0; d < n && d < TT_MAX_DIMS; d++) a.i[d] = axes[d];
+    return a;
+}
+
+/* Internal views used by kernels (never recorded). */
+static tt_tensor *tt__permute(tt_ctx *ctx, const char *name, tt_tensor *x, const int *perm) {
+    tt__attrs a = tt__attrs_axes(x ? x->ndim : 0, perm);
+    return tt__view_internal(ctx, name, TT__OP_PERMUTE, x, &a);
+}
+
+/* perm that swaps two (valid, normalized) axes of an ndim tensor. */
+static void tt__swap_perm(int *perm, int ndim, int a0, int a1) {
+    int d;
+    for (d = 0; d < ndim; d++) perm[d] = d;
+    perm[a0] = a1;
+    perm[a1] = a0;
+}
+
+static tt_tensor *tt__transpose(tt_ctx *ctx, const char *name, tt_tensor *x, int axis0, int axis1) {
+    int perm[TT_MAX_DIMS], a0, a1;
+    if (!ctx || !x) return NULL;
+    a0 = tt__axis(axis0, x->ndim);
+    a1 = tt__axis(axis1, x->ndim);
+    if (a0 < 0 || a1 < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axes %d, %d do not fit %S", name, axis0, axis1, x);
+    tt__swap_perm(perm, x->ndim, a0, a1);
+    return tt__permute(ctx, name, x, perm);
+}
+
+/* ---- public views (recorded while tracing) ---- */
+TT_API tt_tensor *tt_reshape(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
+    tt__attrs a;
+    if (!ctx || !x) return NULL;
+    if (ndim < 0 || ndim > TT_MAX_DIMS || (ndim > 0 && !shape))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_reshape: ndim %d with %s shape", ndim, shape ? "a" : "a NULL");
+    a = tt__attrs_dims(ndim, shape);
+    return tt__op1(ctx, "tt_reshape", TT__OP_RESHAPE, x, &a);
+}
+TT_API tt_tensor *tt_view(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
+    tt__attrs a;
+    if (!ctx || !x) return NULL;
+    if (ndim < 0 || ndim > TT_MAX_DIMS || (ndim > 0 && !shape))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_view: ndim %d with %s shape", ndim, shape ? "a" : "a NULL");
+    a = tt__attrs_dims(ndim, shape);
+    return tt__op1(ctx, "tt_view", TT__OP_RESHAPE, x, &a);
+}
+TT_API tt_tensor *tt_permute(tt_ctx *ctx, tt_tensor *x, const int *perm) {
+    tt__attrs a;
+    if (!ctx || !x) return NULL;
+    if (x->ndim > 0 && !perm) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_permute: perm is NULL");
+    a = tt__attrs_axes(x->ndim, perm);
+    return tt__op1(ctx, "tt_permute", TT__OP_PERMUTE, x, &a);
+}
+TT_API tt_tensor *tt_transpose(tt_ctx *ctx, tt_tensor *x, int axis0, int axis1) {
+    int perm[TT_MAX_DIMS], a0, a1;
+    tt__attrs a;
+    if (!ctx || !x) return NULL;
+    a0 = tt__axis(axis0, x->ndim);
+    a1 = tt__axis(axis1, x->ndim);
+    if (a0 < 0 || a1 < 0)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_transpose: axes %d and %d: expected axes in [%d,%d] for shape %S",
+                                     axis0, axis1, -x->ndim, x->ndim - 1, x);
+    tt__swap_perm(perm, x->ndim, a0, a1);
+    a = tt__attrs_axes(x->ndim, perm);
+    return tt__op1(ctx, "tt_transpose", TT__OP_PERMUTE, x, &a);
+}
+TT_API tt_tensor *tt_slice(tt_ctx *ctx, tt_tensor *x, int axis, int64_t start, int64_t stop, int64_t step) {
+    tt__attrs a = tt__attrs_ints(axis, start, stop, step);
+    return tt__op1(ctx, "tt_slice", TT__OP_SLICE, x, &a);
+}
 TT_API tt_tensor *tt_expand(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
-    return tt__expand(ctx, "tt_expand", x, ndim, shape);
+    tt__attrs a;
+    if (!ctx || !x) return NULL;
+    if (ndim < 0 || ndim > TT_MAX_DIMS || (ndim > 0 && !shape))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_expand: cannot expand %S to %d dims", x, ndim);
+    a = tt__attrs_dims(ndim, shape);
+    return tt__op1(ctx, "tt_expand", TT__OP_EXPAND, x, &a);
 }
-
 TT_API tt_tensor *tt_squeeze(tt_ctx *ctx, tt_tensor *x, int axis) {
-    int a, d;
-    tt_tensor *t;
-    if (!ctx || !x) return NULL;
-    a = tt__axis(axis, x->ndim);
-    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_squeeze: axis %d is out of range for shape %S", axis, x);
-    t = tt__alias(ctx, "tt_squeeze", x);
-    if (!t || x->shape[a] != 1) return t;
-    for (d = a; d < x->ndim - 1; d++) { t->shape[d] = x->shape[d + 1]; t->stride[d] = x->stride[d + 1]; }
-    t->ndim--;
-    tt__update_numel(t);
-    return t;
+    tt__attrs a = tt__attrs_ints(axis, 0, 0, 0);
+    return tt__op1(ctx, "tt_squeeze", TT__OP_SQUEEZE, x, &a);
 }
-
-static tt_tensor *tt__unsqueeze(tt_ctx *ctx, const char *op, tt_tensor *x, int axis) {
-    int a, d;
-    tt_tensor *t;
-    if (!ctx || !x) return NULL;
-    a = tt__axis(axis, x->ndim + 1);
-    if (a < 0 || x->ndim >= TT_MAX_DIMS)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: cannot insert axis %d into shape %S", op, axis, x);
-    t = tt__alias(ctx, op, x);
-    if (!t) return NULL;
-    for (d = x->ndim; d > a; d--) { t->shape[d] = x->shape[d - 1]; t->stride[d] = x->stride[d - 1]; }
-    t->shape[a] = 1;
-    t->stride[a] = a + 1 < x->ndim + 1 ? t->shape[a + 1] * t->stride[a + 1] : 1;
-    t->ndim++;
-    tt__update_numel(t);
-    return t;
-}
-
 TT_API tt_tensor *tt_unsqueeze(tt_ctx *ctx, tt_tensor *x, int axis) {
-    return tt__unsqueeze(ctx, "tt_unsqueeze", x, axis);
+    tt__attrs a = tt__attrs_ints(axis, 0, 0, 0);
+    return tt__op1(ctx, "tt_unsqueeze", TT__OP_UNSQUEEZE, x, &a);
 }
-
 TT_API tt_tensor *tt_flatten(tt_ctx *ctx, tt_tensor *x, int start_axis, int end_axis) {
     int64_t shape[TT_MAX_DIMS];
     int s, e, d, n = 0;
+    tt__attrs a;
     if (!ctx || !x) return NULL;
-    if (x->ndim == 0) return tt__reshape(ctx, "tt_flatten", x, 1, x->shape);   /* a scalar becomes [1] */
+    if (x->ndim == 0) {                                /* a scalar becomes [1] */
+        shape[0] = 1;
+        a = tt__attrs_dims(1, shape);
+        return tt__op1(ctx, "tt_flatten", TT__OP_RESHAPE, x, &a);
+    }
     s = tt__axis(start_axis, x->ndim);
     e = tt__axis(end_axis, x->ndim);
     if (s < 0 || e < 0 || s > e)
@@ -1577,7 +1999,8 @@ TT_API tt_tensor *tt_flatten(tt_ctx *ctx, tt_tensor *x, int start_axis, int end_
     for (d = s; d <= e; d++) shape[n] *= x->shape[d];
     n++;
     for (d = e + 1; d < x->ndim; d++) shape[n++] = x->shape[d];
-    return tt__reshape(ctx, "tt_flatten", x, n, shape);
+    a = tt__attrs_dims(n, shape);
+    return tt__op1(ctx, "tt_flatten", TT__OP_RESHAPE, x, &a);
 }
 
 /* ==========================================================================
@@ -1716,16 +2139,6 @@ static tt_tensor *tt__contiguous_f32(tt_ctx *ctx, const char *op, tt_tensor *x) 
     return (x->dtype == TT_F32 && tt_is_contiguous(x)) ? x : tt__copy_as(ctx, op, x, TT_F32);
 }
 
-TT_API tt_tensor *tt_contiguous(tt_ctx *ctx, tt_tensor *x) {
-    if (!ctx || !x) return NULL;
-    return tt_is_contiguous(x) ? x : tt__copy_as(ctx, "tt_contiguous", x, x->dtype);
-}
-
-TT_API tt_tensor *tt_clone(tt_ctx *ctx, tt_tensor *x) {
-    if (!ctx || !x) return NULL;
-    return tt__copy_as(ctx, "tt_clone", x, x->dtype);
-}
-
 /* Pointer to n floats of a row with stride s: the row itself when s == 1, else gathered. */
 static const float *tt__gather(const float *p, int64_t s, int64_t n, float *buf) {
     int64_t i;
@@ -1734,26 +2147,6 @@ static const float *tt__gather(const float *p, int64_t s, int64_t n, float *buf)
     for (i = 0; i < n; i++) buf[i] = p[i * s];
     return buf;
 }
-
-/* ==========================================================================
- * >>ewise   unary, binary, comparison, logical, where, cast
- *
- * Inputs are brought to f32 (a copy only when they are another dtype), then every row of
- * the loop is processed in chunks of TT__CHUNK: strided inputs are gathered into small
- * buffers, and one switch per chunk picks a tight loop the compiler can vectorize.
- * Comparisons compute 0/1 floats in a chunk and narrow them to bool.
- * ========================================================================== */
-typedef enum tt__unary_op {
-    TT__U_NEG, TT__U_ABS, TT__U_SIGN, TT__U_EXP, TT__U_LOG, TT__U_SQRT, TT__U_RSQRT,
-    TT__U_RECIPROCAL, TT__U_SIN, TT__U_COS, TT__U_TANH, TT__U_SIGMOID, TT__U_RELU,
-    TT__U_LEAKY_RELU, TT__U_ELU, TT__U_GELU, TT__U_GELU_TANH, TT__U_SILU, TT__U_SOFTPLUS,
-    TT__U_ERF, TT__U_FLOOR, TT__U_CEIL, TT__U_ROUND, TT__U_CLAMP, TT__U_POW, TT__U_NOT
-} tt__unary_op;
-
-typedef enum tt__binary_op {
-    TT__B_ADD, TT__B_SUB, TT__B_MUL, TT__B_DIV, TT__B_POW, TT__B_MAX, TT__B_MIN,
-    TT__B_EQ, TT__B_NE, TT__B_LT, TT__B_LE, TT__B_GT, TT__B_GE, TT__B_AND, TT__B_OR
-} tt__binary_op;
 
 /* Runs stmt for i = 0..n-1 in blocks of 8 (then a tail): the form that GCC vectorizes
    at -O2, whose cheap cost model skips plain loops of unknown length. */
@@ -1775,38 +2168,39 @@ static float tt__clampf(float x, float lo, float hi) {
 }
 
 /* y[i] = op(x[i]) for a contiguous chunk; p0, p1 are the op's scalar parameters. */
-static void tt__unary_chunk(tt__unary_op op, float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n,
+static void tt__unary_chunk(int op, float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n,
                             float p0, float p1) {
     switch (op) {
-    case TT__U_NEG:        TT__EACH(n, y[i] = -x[i]); break;
-    case TT__U_ABS:        TT__EACH(n, y[i] = fabsf(x[i])); break;
-    case TT__U_SIGN:       TT__EACH(n, y[i] = x[i] > 0 ? 1.0f : x[i] < 0 ? -1.0f : x[i]); break;
-    case TT__U_EXP:        TT__EACH(n, y[i] = expf(x[i])); break;
-    case TT__U_LOG:        TT__EACH(n, y[i] = logf(x[i])); break;
-    case TT__U_SQRT:       TT__EACH(n, y[i] = sqrtf(x[i])); break;
-    case TT__U_RSQRT:      TT__EACH(n, y[i] = 1.0f / sqrtf(x[i])); break;
-    case TT__U_RECIPROCAL: TT__EACH(n, y[i] = 1.0f / x[i]); break;
-    case TT__U_SIN:        TT__EACH(n, y[i] = sinf(x[i])); break;
-    case TT__U_COS:        TT__EACH(n, y[i] = cosf(x[i])); break;
-    case TT__U_TANH:       TT__EACH(n, y[i] = tanhf(x[i])); break;
-    case TT__U_SIGMOID:    TT__EACH(n, y[i] = tt__sigmoidf(x[i])); break;
-    case TT__U_RELU:       TT__EACH(n, y[i] = x[i] < 0 ? 0.0f : x[i]); break;
-    case TT__U_LEAKY_RELU: TT__EACH(n, y[i] = x[i] < 0 ? p0 * x[i] : x[i]); break;
-    case TT__U_ELU:        TT__EACH(n, y[i] = x[i] < 0 ? p0 * expm1f(x[i]) : x[i]); break;
-    case TT__U_GELU:       TT__EACH(n, y[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f))); break;
-    case TT__U_GELU_TANH:  TT__EACH(n, y[i] = tt__gelu_tanhf(x[i])); break;
-    case TT__U_SILU:       TT__EACH(n, y[i] = x[i] * tt__sigmoidf(x[i])); break;
-    case TT__U_SOFTPLUS:   TT__EACH(n, y[i] = x[i] > 20.0f ? x[i] : log1pf(expf(x[i]))); break;
-    case TT__U_ERF:        TT__EACH(n, y[i] = erff(x[i])); break;
-    case TT__U_FLOOR:      TT__EACH(n, y[i] = floorf(x[i])); break;
-    case TT__U_CEIL:       TT__EACH(n, y[i] = ceilf(x[i])); break;
-    case TT__U_ROUND:      TT__EACH(n, y[i] = nearbyintf(x[i])); break;   /* default mode: ties to even */
-    case TT__U_CLAMP:      TT__EACH(n, y[i] = tt__clampf(x[i], p0, p1)); break;
-    case TT__U_POW:
+    default: break;
+    case TT__OP_NEG:        TT__EACH(n, y[i] = -x[i]); break;
+    case TT__OP_ABS:        TT__EACH(n, y[i] = fabsf(x[i])); break;
+    case TT__OP_SIGN:       TT__EACH(n, y[i] = x[i] > 0 ? 1.0f : x[i] < 0 ? -1.0f : x[i]); break;
+    case TT__OP_EXP:        TT__EACH(n, y[i] = expf(x[i])); break;
+    case TT__OP_LOG:        TT__EACH(n, y[i] = logf(x[i])); break;
+    case TT__OP_SQRT:       TT__EACH(n, y[i] = sqrtf(x[i])); break;
+    case TT__OP_RSQRT:      TT__EACH(n, y[i] = 1.0f / sqrtf(x[i])); break;
+    case TT__OP_RECIPROCAL: TT__EACH(n, y[i] = 1.0f / x[i]); break;
+    case TT__OP_SIN:        TT__EACH(n, y[i] = sinf(x[i])); break;
+    case TT__OP_COS:        TT__EACH(n, y[i] = cosf(x[i])); break;
+    case TT__OP_TANH:       TT__EACH(n, y[i] = tanhf(x[i])); break;
+    case TT__OP_SIGMOID:    TT__EACH(n, y[i] = tt__sigmoidf(x[i])); break;
+    case TT__OP_RELU:       TT__EACH(n, y[i] = x[i] < 0 ? 0.0f : x[i]); break;
+    case TT__OP_LEAKY_RELU: TT__EACH(n, y[i] = x[i] < 0 ? p0 * x[i] : x[i]); break;
+    case TT__OP_ELU:        TT__EACH(n, y[i] = x[i] < 0 ? p0 * expm1f(x[i]) : x[i]); break;
+    case TT__OP_GELU:       TT__EACH(n, y[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f))); break;
+    case TT__OP_GELU_TANH:  TT__EACH(n, y[i] = tt__gelu_tanhf(x[i])); break;
+    case TT__OP_SILU:       TT__EACH(n, y[i] = x[i] * tt__sigmoidf(x[i])); break;
+    case TT__OP_SOFTPLUS:   TT__EACH(n, y[i] = x[i] > 20.0f ? x[i] : log1pf(expf(x[i]))); break;
+    case TT__OP_ERF:        TT__EACH(n, y[i] = erff(x[i])); break;
+    case TT__OP_FLOOR:      TT__EACH(n, y[i] = floorf(x[i])); break;
+    case TT__OP_CEIL:       TT__EACH(n, y[i] = ceilf(x[i])); break;
+    case TT__OP_ROUND:      TT__EACH(n, y[i] = nearbyintf(x[i])); break;   /* default mode: ties to even */
+    case TT__OP_CLAMP:      TT__EACH(n, y[i] = tt__clampf(x[i], p0, p1)); break;
+    case TT__OP_POW_SCALAR:
         if (p0 == 2.0f) TT__EACH(n, y[i] = x[i] * x[i]);
         else            TT__EACH(n, y[i] = powf(x[i], p0));
         break;
-    case TT__U_NOT:        TT__EACH(n, y[i] = x[i] == 0.0f ? 1.0f : 0.0f); break;
+    case TT__OP_LOGICAL_NOT:        TT__EACH(n, y[i] = x[i] == 0.0f ? 1.0f : 0.0f); break;
     }
 }
 
@@ -1814,24 +2208,25 @@ static float tt__maxf(float a, float b) { return a != a ? a : b != b ? b : a > b
 static float tt__minf(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b; }
 
 /* y[i] = a[i] op b[i] for contiguous chunks; comparisons give 1.0f or 0.0f. */
-static void tt__binary_chunk(tt__binary_op op, float *TT__RESTRICT y, const float *TT__RESTRICT a,
+static void tt__binary_chunk(int op, float *TT__RESTRICT y, const float *TT__RESTRICT a,
                              const float *TT__RESTRICT b, int64_t n) {
     switch (op) {
-    case TT__B_ADD: TT__EACH(n, y[i] = a[i] + b[i]); break;
-    case TT__B_SUB: TT__EACH(n, y[i] = a[i] - b[i]); break;
-    case TT__B_MUL: TT__EACH(n, y[i] = a[i] * b[i]); break;
-    case TT__B_DIV: TT__EACH(n, y[i] = a[i] / b[i]); break;
-    case TT__B_POW: TT__EACH(n, y[i] = powf(a[i], b[i])); break;
-    case TT__B_MAX: TT__EACH(n, y[i] = tt__maxf(a[i], b[i])); break;
-    case TT__B_MIN: TT__EACH(n, y[i] = tt__minf(a[i], b[i])); break;
-    case TT__B_EQ:  TT__EACH(n, y[i] = (float)(a[i] == b[i])); break;
-    case TT__B_NE:  TT__EACH(n, y[i] = (float)(a[i] != b[i])); break;
-    case TT__B_LT:  TT__EACH(n, y[i] = (float)(a[i] < b[i])); break;
-    case TT__B_LE:  TT__EACH(n, y[i] = (float)(a[i] <= b[i])); break;
-    case TT__B_GT:  TT__EACH(n, y[i] = (float)(a[i] > b[i])); break;
-    case TT__B_GE:  TT__EACH(n, y[i] = (float)(a[i] >= b[i])); break;
-    case TT__B_AND: TT__EACH(n, y[i] = (float)(a[i] != 0.0f && b[i] != 0.0f)); break;
-    case TT__B_OR:  TT__EACH(n, y[i] = (float)(a[i] != 0.0f || b[i] != 0.0f)); break;
+    default: break;
+    case TT__OP_ADD: TT__EACH(n, y[i] = a[i] + b[i]); break;
+    case TT__OP_SUB: TT__EACH(n, y[i] = a[i] - b[i]); break;
+    case TT__OP_MUL: TT__EACH(n, y[i] = a[i] * b[i]); break;
+    case TT__OP_DIV: TT__EACH(n, y[i] = a[i] / b[i]); break;
+    case TT__OP_POW: TT__EACH(n, y[i] = powf(a[i], b[i])); break;
+    case TT__OP_MAXIMUM: TT__EACH(n, y[i] = tt__maxf(a[i], b[i])); break;
+    case TT__OP_MINIMUM: TT__EACH(n, y[i] = tt__minf(a[i], b[i])); break;
+    case TT__OP_EQ:  TT__EACH(n, y[i] = (float)(a[i] == b[i])); break;
+    case TT__OP_NE:  TT__EACH(n, y[i] = (float)(a[i] != b[i])); break;
+    case TT__OP_LT:  TT__EACH(n, y[i] = (float)(a[i] < b[i])); break;
+    case TT__OP_LE:  TT__EACH(n, y[i] = (float)(a[i] <= b[i])); break;
+    case TT__OP_GT:  TT__EACH(n, y[i] = (float)(a[i] > b[i])); break;
+    case TT__OP_GE:  TT__EACH(n, y[i] = (float)(a[i] >= b[i])); break;
+    case TT__OP_LOGICAL_AND: TT__EACH(n, y[i] = (float)(a[i] != 0.0f && b[i] != 0.0f)); break;
+    case TT__OP_LOGICAL_OR:  TT__EACH(n, y[i] = (float)(a[i] != 0.0f || b[i] != 0.0f)); break;
     }
 }
 
@@ -1849,142 +2244,6 @@ static void tt__store_chunk(tt_tensor *out, int64_t off, const float *v, int64_t
     }
 }
 
-static tt_tensor *tt__unary(tt_ctx *ctx, const char *name, tt__unary_op op, tt_tensor *x,
-                            float p0, float p1, tt_dtype out_dtype) {
-    tt_tensor *out, *xf;
-    tt__loop L;
-    tt_scope scope;
-    const int64_t *strides[2];
-    int64_t offsets[2], r, c;
-    float xbuf[TT__CHUNK], ybuf[TT__CHUNK];
-    if (!ctx || !x) return NULL;
-    out = tt__new(ctx, name, out_dtype, x->ndim, x->shape);
-    if (!out) return NULL;
-    scope = tt_scope_begin(ctx);
-    xf = tt__as_f32(ctx, name, x);
-    if (!xf) { tt_scope_end(ctx, scope); return NULL; }
-    strides[0] = out->stride; strides[1] = xf->stride;
-    offsets[0] = 0; offsets[1] = xf->offset;
-    tt__loop_init(&L, out->ndim, out->shape, 2, strides, offsets);
-    for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
-        for (c = 0; c < L.n; c += TT__CHUNK) {
-            int64_t n = tt__min64(TT__CHUNK, L.n - c);
-            const float *xs = tt__gather((const float *)xf->data + L.off[1] + c * L.inner[1], L.inner[1], n, xbuf);
-            float *y = tt__chunk_dst(out, L.off[0] + c, ybuf);
-            tt__unary_chunk(op, y, xs, n, p0, p1);
-            tt__store_chunk(out, L.off[0] + c, y, n);
-        }
-    }
-    tt_scope_end(ctx, scope);
-    return out;
-}
-
-static tt_tensor *tt__binary(tt_ctx *ctx, const char *name, tt__binary_op op, tt_tensor *a, tt_tensor *b) {
-    int64_t shape[TT_MAX_DIMS], sa[TT_MAX_DIMS], sb[TT_MAX_DIMS], offsets[3], r, c;
-    const int64_t *strides[3];
-    int ndim;
-    tt_tensor *out, *af, *bf;
-    tt_scope scope;
-    tt__loop L;
-    float abuf[TT__CHUNK], bbuf[TT__CHUNK], ybuf[TT__CHUNK];
-    if (!ctx || !a || !b) return NULL;
-    if (!tt__broadcast_shape(a->ndim, a->shape, b->ndim, b->shape, &ndim, shape))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: shapes %S and %S do not broadcast", name, a, b);
-    out = tt__new(ctx, name, op >= TT__B_EQ ? TT_BOOL : TT_F32, ndim, shape);
-    if (!out) return NULL;
-    scope = tt_scope_begin(ctx);
-    af = tt__as_f32(ctx, name, a);
-    bf = af ? tt__as_f32(ctx, name, b) : NULL;
-    if (!bf) { tt_scope_end(ctx, scope); return NULL; }
-    tt__broadcast_strides(af, ndim, shape, sa);
-    tt__broadcast_strides(bf, ndim, shape, sb);
-    strides[0] = out->stride; strides[1] = sa; strides[2] = sb;
-    offsets[0] = 0; offsets[1] = af->offset; offsets[2] = bf->offset;
-    tt__loop_init(&L, ndim, shape, 3, strides, offsets);
-    for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
-        for (c = 0; c < L.n; c += TT__CHUNK) {
-            int64_t n = tt__min64(TT__CHUNK, L.n - c);
-            const float *as = tt__gather((const float *)af->data + L.off[1] + c * L.inner[1], L.inner[1], n, abuf);
-            const float *bs = tt__gather((const float *)bf->data + L.off[2] + c * L.inner[2], L.inner[2], n, bbuf);
-            float *y = tt__chunk_dst(out, L.off[0] + c, ybuf);
-            tt__binary_chunk(op, y, as, bs, n);
-            tt__store_chunk(out, L.off[0] + c, y, n);
-        }
-    }
-    tt_scope_end(ctx, scope);
-    return out;
-}
-
-#define TT__UNARY_FN(fn, OP) \
-    TT_API tt_tensor *fn(tt_ctx *ctx, tt_tensor *x) { return tt__unary(ctx, #fn, OP, x, 0.0f, 0.0f, TT_F32); }
-TT__UNARY_FN(tt_neg, TT__U_NEG)
-TT__UNARY_FN(tt_abs, TT__U_ABS)
-TT__UNARY_FN(tt_sign, TT__U_SIGN)
-TT__UNARY_FN(tt_exp, TT__U_EXP)
-TT__UNARY_FN(tt_log, TT__U_LOG)
-TT__UNARY_FN(tt_sqrt, TT__U_SQRT)
-TT__UNARY_FN(tt_rsqrt, TT__U_RSQRT)
-TT__UNARY_FN(tt_reciprocal, TT__U_RECIPROCAL)
-TT__UNARY_FN(tt_sin, TT__U_SIN)
-TT__UNARY_FN(tt_cos, TT__U_COS)
-TT__UNARY_FN(tt_tanh, TT__U_TANH)
-TT__UNARY_FN(tt_sigmoid, TT__U_SIGMOID)
-TT__UNARY_FN(tt_relu, TT__U_RELU)
-TT__UNARY_FN(tt_gelu, TT__U_GELU)
-TT__UNARY_FN(tt_gelu_tanh, TT__U_GELU_TANH)
-TT__UNARY_FN(tt_silu, TT__U_SILU)
-TT__UNARY_FN(tt_softplus, TT__U_SOFTPLUS)
-TT__UNARY_FN(tt_erf, TT__U_ERF)
-TT__UNARY_FN(tt_floor, TT__U_FLOOR)
-TT__UNARY_FN(tt_ceil, TT__U_CEIL)
-TT__UNARY_FN(tt_round, TT__U_ROUND)
-
-TT_API tt_tensor *tt_leaky_relu(tt_ctx *ctx, tt_tensor *x, float slope) {
-    return tt__unary(ctx, "tt_leaky_relu", TT__U_LEAKY_RELU, x, slope, 0.0f, TT_F32);
-}
-TT_API tt_tensor *tt_elu(tt_ctx *ctx, tt_tensor *x, float alpha) {
-    return tt__unary(ctx, "tt_elu", TT__U_ELU, x, alpha, 0.0f, TT_F32);
-}
-TT_API tt_tensor *tt_clamp(tt_ctx *ctx, tt_tensor *x, float lo, float hi) {
-    return tt__unary(ctx, "tt_clamp", TT__U_CLAMP, x, lo, hi, TT_F32);
-}
-TT_API tt_tensor *tt_pow_scalar(tt_ctx *ctx, tt_tensor *x, float exponent) {
-    return tt__unary(ctx, "tt_pow_scalar", TT__U_POW, x, exponent, 0.0f, TT_F32);
-}
-TT_API tt_tensor *tt_logical_not(tt_ctx *ctx, tt_tensor *x) {
-    return tt__unary(ctx, "tt_logical_not", TT__U_NOT, x, 0.0f, 0.0f, TT_BOOL);
-}
-
-#define TT__BINARY_FN(fn, OP) \
-    TT_API tt_tensor *fn(tt_ctx *ctx, tt_tensor *a, tt_tensor *b) { return tt__binary(ctx, #fn, OP, a, b); }
-TT__BINARY_FN(tt_add, TT__B_ADD)
-TT__BINARY_FN(tt_sub, TT__B_SUB)
-TT__BINARY_FN(tt_mul, TT__B_MUL)
-TT__BINARY_FN(tt_div, TT__B_DIV)
-TT__BINARY_FN(tt_pow, TT__B_POW)
-TT__BINARY_FN(tt_maximum, TT__B_MAX)
-TT__BINARY_FN(tt_minimum, TT__B_MIN)
-TT__BINARY_FN(tt_eq, TT__B_EQ)
-TT__BINARY_FN(tt_ne, TT__B_NE)
-TT__BINARY_FN(tt_lt, TT__B_LT)
-TT__BINARY_FN(tt_le, TT__B_LE)
-TT__BINARY_FN(tt_gt, TT__B_GT)
-TT__BINARY_FN(tt_ge, TT__B_GE)
-TT__BINARY_FN(tt_logical_and, TT__B_AND)
-TT__BINARY_FN(tt_logical_or, TT__B_OR)
-
-/* x op s: the scalar becomes a 0-d tensor that broadcasts (a constant, once tracing exists). */
-static tt_tensor *tt__binary_scalar(tt_ctx *ctx, const char *name, tt__binary_op op, tt_tensor *x, float s) {
-    tt_tensor *st;
-    if (!ctx || !x) return NULL;
-    st = tt__full(ctx, name, TT_F32, 0, NULL, s);
-    return st ? tt__binary(ctx, name, op, x, st) : NULL;
-}
-TT_API tt_tensor *tt_add_scalar(tt_ctx *ctx, tt_tensor *x, float s) { return tt__binary_scalar(ctx, "tt_add_scalar", TT__B_ADD, x, s); }
-TT_API tt_tensor *tt_sub_scalar(tt_ctx *ctx, tt_tensor *x, float s) { return tt__binary_scalar(ctx, "tt_sub_scalar", TT__B_SUB, x, s); }
-TT_API tt_tensor *tt_mul_scalar(tt_ctx *ctx, tt_tensor *x, float s) { return tt__binary_scalar(ctx, "tt_mul_scalar", TT__B_MUL, x, s); }
-TT_API tt_tensor *tt_div_scalar(tt_ctx *ctx, tt_tensor *x, float s) { return tt__binary_scalar(ctx, "tt_div_scalar", TT__B_DIV, x, s); }
-
 /* Copies element i of a, or of b, by element size: where() never converts values. */
 static void tt__select_elems(void *out, const uint8_t *cond, int64_t sc, const void *a, int64_t sa,
                              const void *b, int64_t sb, int64_t n, size_t es) {
@@ -2001,50 +2260,249 @@ static void tt__select_elems(void *out, const uint8_t *cond, int64_t sc, const v
     }
 }
 
-TT_API tt_tensor *tt_where(tt_ctx *ctx, tt_tensor *cond, tt_tensor *a, tt_tensor *b) {
-    int64_t shape[TT_MAX_DIMS], s[3][TT_MAX_DIMS], offsets[4], r;
-    const int64_t *strides[4];
-    int ndim;
-    size_t es;
-    tt_tensor *out;
-    tt_scope scope;
+/* ---- elementwise infer / exec -------------------------------------------- */
+
+/* x's shape with dtype. */
+static void tt__infer_like(tt_tensor *out, const tt_tensor *x, tt_dtype dtype) {
+    int d;
+    out->dtype = dtype;
+    out->ndim = x->ndim;
+    for (d = 0; d < x->ndim; d++) out->shape[d] = x->shape[d];
+    tt__header_finish(out);
+}
+
+static bool tt__infer_unary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    (void)ctx;
+    tt__infer_like(out, c->in[0], c->op == TT__OP_LOGICAL_NOT ? TT_BOOL : TT_F32);
+    return true;
+}
+
+static bool tt__exec_unary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *xf = tt__as_f32(ctx, c->name, c->in[0]);
     tt__loop L;
-    if (!ctx || !cond || !a || !b) return NULL;
-    if (cond->dtype != TT_BOOL)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_DTYPE, "tt_where: cond has dtype %T, expected bool "
-                                     "(make one with a comparison such as tt_gt)", (int)cond->dtype);
-    if (!tt__broadcast_shape(cond->ndim, cond->shape, a->ndim, a->shape, &ndim, shape) ||
-        !tt__broadcast_shape(ndim, shape, b->ndim, b->shape, &ndim, shape))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "tt_where: shapes %S (cond), %S (a) and %S (b) do not broadcast",
-                                     cond, a, b);
-    out = tt__new(ctx, "tt_where", a->dtype == b->dtype ? a->dtype : TT_F32, ndim, shape);
-    if (!out) return NULL;
-    scope = tt_scope_begin(ctx);
-    if (a->dtype != b->dtype) {
-        a = tt__as_f32(ctx, "tt_where", a);
-        b = a ? tt__as_f32(ctx, "tt_where", b) : NULL;
-        if (!b) { tt_scope_end(ctx, scope); return NULL; }
+    const int64_t *strides[2];
+    int64_t offsets[2], r, k;
+    float xbuf[TT__CHUNK], ybuf[TT__CHUNK];
+    if (!xf) return false;
+    strides[0] = out->stride; strides[1] = xf->stride;
+    offsets[0] = out->offset; offsets[1] = xf->offset;
+    tt__loop_init(&L, out->ndim, out->shape, 2, strides, offsets);
+    for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
+        for (k = 0; k < L.n; k += TT__CHUNK) {
+            int64_t n = tt__min64(TT__CHUNK, L.n - k);
+            const float *xs = tt__gather((const float *)xf->data + L.off[1] + k * L.inner[1], L.inner[1], n, xbuf);
+            float *y = tt__chunk_dst(out, L.off[0] + k, ybuf);
+            tt__unary_chunk(c->op, y, xs, n, c->a.f[0], c->a.f[1]);
+            tt__store_chunk(out, L.off[0] + k, y, n);
+        }
     }
-    es = tt_dtype_size(out->dtype);
-    tt__broadcast_strides(cond, ndim, shape, s[0]);
-    tt__broadcast_strides(a, ndim, shape, s[1]);
-    tt__broadcast_strides(b, ndim, shape, s[2]);
+    return true;
+}
+
+static bool tt__infer_binary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *a = c->in[0], *b = c->in[1];
+    if (!tt__broadcast_shape(a->ndim, a->shape, b->ndim, b->shape, &out->ndim, out->shape)) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: shapes %S and %S do not broadcast", c->name, a, b);
+        return false;
+    }
+    out->dtype = c->op >= TT__OP_EQ ? TT_BOOL : TT_F32;
+    tt__header_finish(out);
+    return true;
+}
+
+static bool tt__exec_binary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    int64_t sa[TT_MAX_DIMS], sb[TT_MAX_DIMS], offsets[3], r, k;
+    const int64_t *strides[3];
+    tt_tensor *af = tt__as_f32(ctx, c->name, c->in[0]);
+    tt_tensor *bf = af ? tt__as_f32(ctx, c->name, c->in[1]) : NULL;
+    tt__loop L;
+    float abuf[TT__CHUNK], bbuf[TT__CHUNK], ybuf[TT__CHUNK];
+    if (!bf) return false;
+    tt__broadcast_strides(af, out->ndim, out->shape, sa);
+    tt__broadcast_strides(bf, out->ndim, out->shape, sb);
+    strides[0] = out->stride; strides[1] = sa; strides[2] = sb;
+    offsets[0] = out->offset; offsets[1] = af->offset; offsets[2] = bf->offset;
+    tt__loop_init(&L, out->ndim, out->shape, 3, strides, offsets);
+    for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
+        for (k = 0; k < L.n; k += TT__CHUNK) {
+            int64_t n = tt__min64(TT__CHUNK, L.n - k);
+            const float *as = tt__gather((const float *)af->data + L.off[1] + k * L.inner[1], L.inner[1], n, abuf);
+            const float *bs = tt__gather((const float *)bf->data + L.off[2] + k * L.inner[2], L.inner[2], n, bbuf);
+            float *y = tt__chunk_dst(out, L.off[0] + k, ybuf);
+            tt__binary_chunk(c->op, y, as, bs, n);
+            tt__store_chunk(out, L.off[0] + k, y, n);
+        }
+    }
+    return true;
+}
+
+static bool tt__infer_where(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *cond = c->in[0], *a = c->in[1], *b = c->in[2];
+    if (cond->dtype != TT_BOOL) {
+        tt__fail(ctx, TT_ERR_DTYPE, "%s: cond has dtype %T, expected bool (make one with a comparison such as tt_gt)",
+                 c->name, (int)cond->dtype);
+        return false;
+    }
+    if (!tt__broadcast_shape(cond->ndim, cond->shape, a->ndim, a->shape, &out->ndim, out->shape) ||
+        !tt__broadcast_shape(out->ndim, out->shape, b->ndim, b->shape, &out->ndim, out->shape)) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: shapes %S (cond), %S (a) and %S (b) do not broadcast", c->name, cond, a, b);
+        return false;
+    }
+    out->dtype = a->dtype == b->dtype ? a->dtype : TT_F32;
+    tt__header_finish(out);
+    return true;
+}
+
+static bool tt__exec_where(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    int64_t s[3][TT_MAX_DIMS], offsets[4], r;
+    const int64_t *strides[4];
+    tt_tensor *cond = c->in[0], *a = c->in[1], *b = c->in[2];
+    size_t es = tt_dtype_size(out->dtype);
+    tt__loop L;
+    if (a->dtype != b->dtype) {                        /* mixed dtypes meet in f32 */
+        a = tt__as_f32(ctx, c->name, a);
+        b = a ? tt__as_f32(ctx, c->name, b) : NULL;
+        if (!b) return false;
+    }
+    tt__broadcast_strides(cond, out->ndim, out->shape, s[0]);
+    tt__broadcast_strides(a, out->ndim, out->shape, s[1]);
+    tt__broadcast_strides(b, out->ndim, out->shape, s[2]);
     strides[0] = out->stride; strides[1] = s[0]; strides[2] = s[1]; strides[3] = s[2];
-    offsets[0] = 0; offsets[1] = cond->offset; offsets[2] = a->offset; offsets[3] = b->offset;
-    tt__loop_init(&L, ndim, shape, 4, strides, offsets);
+    offsets[0] = out->offset; offsets[1] = cond->offset; offsets[2] = a->offset; offsets[3] = b->offset;
+    tt__loop_init(&L, out->ndim, out->shape, 4, strides, offsets);
     for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
         tt__select_elems((char *)out->data + (size_t)L.off[0] * es, (const uint8_t *)cond->data + L.off[1], L.inner[1],
                          (const char *)a->data + L.off[2] * (int64_t)es, L.inner[2],
                          (const char *)b->data + L.off[3] * (int64_t)es, L.inner[3], L.n, es);
     }
-    tt_scope_end(ctx, scope);
-    return out;
+    return true;
+}
+
+/* COPY and CAST: a.i[0] = the result dtype. */
+static bool tt__infer_cast(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_dtype dt = (tt_dtype)c->a.i[0];
+    if (!tt__dtype_valid(dt)) {
+        tt__fail(ctx, TT_ERR_DTYPE, "%s: invalid dtype %d", c->name, (int)c->a.i[0]);
+        return false;
+    }
+    tt__infer_like(out, c->in[0], dt);
+    return true;
+}
+
+static bool tt__exec_cast(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    (void)ctx;
+    tt__copy_into(out, c->in[0]);
+    return true;
+}
+
+/* ---- elementwise public ops ---------------------------------------------- */
+static tt_tensor *tt__unary(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, float p0, float p1) {
+    tt__attrs a = tt__attrs_zero();
+    a.f[0] = p0;
+    a.f[1] = p1;
+    return tt__op1(ctx, name, op, x, &a);
+}
+
+static tt_tensor *tt__binary(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, tt_tensor *y) {
+    tt__attrs a = tt__attrs_zero();
+    tt_tensor *in[2];
+    in[0] = x; in[1] = y;
+    return tt__op(ctx, name, op, in, 2, &a);
+}
+
+#define TT__UNARY_FN(fn, OP) \
+    TT_API tt_tensor *fn(tt_ctx *ctx, tt_tensor *x) { return tt__unary(ctx, #fn, OP, x, 0.0f, 0.0f); }
+TT__UNARY_FN(tt_neg, TT__OP_NEG)
+TT__UNARY_FN(tt_abs, TT__OP_ABS)
+TT__UNARY_FN(tt_sign, TT__OP_SIGN)
+TT__UNARY_FN(tt_exp, TT__OP_EXP)
+TT__UNARY_FN(tt_log, TT__OP_LOG)
+TT__UNARY_FN(tt_sqrt, TT__OP_SQRT)
+TT__UNARY_FN(tt_rsqrt, TT__OP_RSQRT)
+TT__UNARY_FN(tt_reciprocal, TT__OP_RECIPROCAL)
+TT__UNARY_FN(tt_sin, TT__OP_SIN)
+TT__UNARY_FN(tt_cos, TT__OP_COS)
+TT__UNARY_FN(tt_tanh, TT__OP_TANH)
+TT__UNARY_FN(tt_sigmoid, TT__OP_SIGMOID)
+TT__UNARY_FN(tt_relu, TT__OP_RELU)
+TT__UNARY_FN(tt_gelu, TT__OP_GELU)
+TT__UNARY_FN(tt_gelu_tanh, TT__OP_GELU_TANH)
+TT__UNARY_FN(tt_silu, TT__OP_SILU)
+TT__UNARY_FN(tt_softplus, TT__OP_SOFTPLUS)
+TT__UNARY_FN(tt_erf, TT__OP_ERF)
+TT__UNARY_FN(tt_floor, TT__OP_FLOOR)
+TT__UNARY_FN(tt_ceil, TT__OP_CEIL)
+TT__UNARY_FN(tt_round, TT__OP_ROUND)
+TT__UNARY_FN(tt_logical_not, TT__OP_LOGICAL_NOT)
+
+TT_API tt_tensor *tt_leaky_relu(tt_ctx *ctx, tt_tensor *x, float slope) {
+    return tt__unary(ctx, "tt_leaky_relu", TT__OP_LEAKY_RELU, x, slope, 0.0f);
+}
+TT_API tt_tensor *tt_elu(tt_ctx *ctx, tt_tensor *x, float alpha) {
+    return tt__unary(ctx, "tt_elu", TT__OP_ELU, x, alpha, 0.0f);
+}
+TT_API tt_tensor *tt_clamp(tt_ctx *ctx, tt_tensor *x, float lo, float hi) {
+    return tt__unary(ctx, "tt_clamp", TT__OP_CLAMP, x, lo, hi);
+}
+TT_API tt_tensor *tt_pow_scalar(tt_ctx *ctx, tt_tensor *x, float exponent) {
+    return tt__unary(ctx, "tt_pow_scalar", TT__OP_POW_SCALAR, x, exponent, 0.0f);
+}
+
+#define TT__BINARY_FN(fn, OP) \
+    TT_API tt_tensor *fn(tt_ctx *ctx, tt_tensor *a, tt_tensor *b) { return tt__binary(ctx, #fn, OP, a, b); }
+TT__BINARY_FN(tt_add, TT__OP_ADD)
+TT__BINARY_FN(tt_sub, TT__OP_SUB)
+TT__BINARY_FN(tt_mul, TT__OP_MUL)
+TT__BINARY_FN(tt_div, TT__OP_DIV)
+TT__BINARY_FN(tt_pow, TT__OP_POW)
+TT__BINARY_FN(tt_maximum, TT__OP_MAXIMUM)
+TT__BINARY_FN(tt_minimum, TT__OP_MINIMUM)
+TT__BINARY_FN(tt_eq, TT__OP_EQ)
+TT__BINARY_FN(tt_ne, TT__OP_NE)
+TT__BINARY_FN(tt_lt, TT__OP_LT)
+TT__BINARY_FN(tt_le, TT__OP_LE)
+TT__BINARY_FN(tt_gt, TT__OP_GT)
+TT__BINARY_FN(tt_ge, TT__OP_GE)
+TT__BINARY_FN(tt_logical_and, TT__OP_LOGICAL_AND)
+TT__BINARY_FN(tt_logical_or, TT__OP_LOGICAL_OR)
+
+/* x op s: the scalar becomes a 0-d constant that broadcasts. */
+static tt_tensor *tt__binary_scalar(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, float s) {
+    tt_tensor *st;
+    if (!ctx || !x) return NULL;
+    st = tt__full(ctx, name, TT_F32, 0, NULL, s);
+    return st ? tt__binary(ctx, name, op, x, st) : NULL;
+}
+TT_API tt_tensor *tt_add_scalar(tt_ctx *ctx, tt_tensor *x, float s) { return tt__binary_scalar(ctx, "tt_add_scalar", TT__OP_ADD, x, s); }
+TT_API tt_tensor *tt_sub_scalar(tt_ctx *ctx, tt_tensor *x, float s) { return tt__binary_scalar(ctx, "tt_sub_scalar", TT__OP_SUB, x, s); }
+TT_API tt_tensor *tt_mul_scalar(tt_ctx *ctx, tt_tensor *x, float s) { return tt__binary_scalar(ctx, "tt_mul_scalar", TT__OP_MUL, x, s); }
+TT_API tt_tensor *tt_div_scalar(tt_ctx *ctx, tt_tensor *x, float s) { return tt__binary_scalar(ctx, "tt_div_scalar", TT__OP_DIV, x, s); }
+
+TT_API tt_tensor *tt_where(tt_ctx *ctx, tt_tensor *cond, tt_tensor *a, tt_tensor *b) {
+    tt__attrs at = tt__attrs_zero();
+    tt_tensor *in[3];
+    in[0] = cond; in[1] = a; in[2] = b;
+    return tt__op(ctx, "tt_where", TT__OP_WHERE, in, 3, &at);
 }
 
 TT_API tt_tensor *tt_cast(tt_ctx *ctx, tt_tensor *x, tt_dtype dtype) {
+    tt__attrs a = tt__attrs_ints((int64_t)dtype, 0, 0, 0);
+    return tt__op1(ctx, "tt_cast", TT__OP_CAST, x, &a);
+}
+
+TT_API tt_tensor *tt_contiguous(tt_ctx *ctx, tt_tensor *x) {
+    tt__attrs a;
     if (!ctx || !x) return NULL;
-    if (!tt__dtype_valid(dtype)) return (tt_tensor *)tt__fail(ctx, TT_ERR_DTYPE, "tt_cast: invalid dtype %d", (int)dtype);
-    return tt__copy_as(ctx, "tt_cast", x, dtype);
+    if (tt_is_contiguous(x)) return x;
+    a = tt__attrs_ints((int64_t)x->dtype, 0, 0, 0);
+    return tt__op1(ctx, "tt_contiguous", TT__OP_COPY, x, &a);
+}
+
+TT_API tt_tensor *tt_clone(tt_ctx *ctx, tt_tensor *x) {
+    tt__attrs a;
+    if (!ctx || !x) return NULL;
+    a = tt__attrs_ints((int64_t)x->dtype, 0, 0, 0);
+    return tt__op1(ctx, "tt_clone", TT__OP_COPY, x, &a);
 }
 
 /* ==========================================================================
@@ -2053,147 +2511,152 @@ TT_API tt_tensor *tt_cast(tt_ctx *ctx, tt_tensor *x, tt_dtype dtype) {
  * Every reduction first moves the reduced axes to the end (a permuted view) and makes
  * that contiguous, so the work is M rows of K values: output m reduces row m. Rows are
  * summed in double in a fixed order, so results do not depend on how rows are split.
+ * A reduction call carries its axes as a bit mask (a.i[0]), keepdim (a.i[1]) and the
+ * variance correction (a.i[2]).
  * ========================================================================== */
-typedef enum tt__reduce_op {
-    TT__R_SUM, TT__R_MEAN, TT__R_MAX, TT__R_MIN, TT__R_PROD, TT__R_VAR, TT__R_STD,
-    TT__R_ARGMAX, TT__R_ARGMIN
-} tt__reduce_op;
 
-/* Marks the reduced axes in mask; NULL/0 axes means all. False (with an error) if invalid. */
-static bool tt__reduce_mask(tt_ctx *ctx, const char *op, const tt_tensor *x, const int *axes, int n_axes, bool *mask) {
+/* The bit mask of the reduced axes; NULL/0 axes means all. -1 (with an error) if invalid. */
+static int64_t tt__reduce_mask(tt_ctx *ctx, const char *op, const tt_tensor *x, const int *axes, int n_axes) {
+    int64_t mask = 0;
     int i;
-    for (i = 0; i < TT_MAX_DIMS; i++) mask[i] = (axes == NULL || n_axes == 0);
-    if (axes == NULL || n_axes == 0) return true;
+    if (axes == NULL || n_axes == 0) return ((int64_t)1 << x->ndim) - 1;
     if (n_axes < 0 || n_axes > x->ndim) {
         tt__fail(ctx, TT_ERR_ARG, "%s: %d axes given for a tensor of shape %S", op, n_axes, x);
-        return false;
+        return -1;
     }
     for (i = 0; i < n_axes; i++) {
         int a = tt__axis(axes[i], x->ndim);
-        if (a < 0 || mask[a]) {
-            tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is %s for shape %S", op, axes[i],
-                     a < 0 ? "out of range" : "repeated", x);
-            return false;
+        if (a < 0 || ((mask >> a) & 1)) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is %s for shape %S", op, axes[i], a < 0 ? "out of range" : "repeated", x);
+            return -1;
         }
-        mask[a] = true;
+        mask |= (int64_t)1 << a;
     }
-    return true;
+    return mask;
 }
 
 /* x with the masked axes moved last, contiguous f32: M rows of K elements. */
-static tt_tensor *tt__rows_last(tt_ctx *ctx, const char *op, tt_tensor *x, const bool *mask, int64_t *K) {
+static tt_tensor *tt__rows_last(tt_ctx *ctx, const char *op, tt_tensor *x, int64_t mask, int64_t *K) {
     int perm[TT_MAX_DIMS], n = 0, d;
     tt_tensor *v;
     *K = 1;
     for (d = 0; d < TT_MAX_DIMS; d++) perm[d] = d;
-    for (d = 0; d < x->ndim; d++) if (!mask[d]) perm[n++] = d;
-    for (d = 0; d < x->ndim; d++) if (mask[d]) { perm[n++] = d; *K *= x->shape[d]; }
+    for (d = 0; d < x->ndim; d++) if (!((mask >> d) & 1)) perm[n++] = d;
+    for (d = 0; d < x->ndim; d++) if ((mask >> d) & 1) { perm[n++] = d; *K *= x->shape[d]; }
     v = tt__permute(ctx, op, x, perm);
-    return v ? tt__contiguous_f32(ctx, op, v) : NULL;
+    return tt__contiguous_f32(ctx, op, v);
 }
 
 /* Reduces one contiguous row of K values. */
-static double tt__reduce_row(tt__reduce_op op, const float *x, int64_t K, int correction) {
+static double tt__reduce_row(int op, const float *x, int64_t K, int64_t correction) {
     double acc = 0, mean;
     int64_t i, best = 0;
     switch (op) {
-    case TT__R_SUM:  for (i = 0; i < K; i++) acc += x[i]; return acc;
-    case TT__R_MEAN: for (i = 0; i < K; i++) acc += x[i]; return acc / (double)K;
-    case TT__R_PROD: acc = 1; for (i = 0; i < K; i++) acc *= x[i]; return acc;
-    case TT__R_MAX:  acc = x[0]; for (i = 1; i < K; i++) acc = tt__maxf((float)acc, x[i]); return acc;
-    case TT__R_MIN:  acc = x[0]; for (i = 1; i < K; i++) acc = tt__minf((float)acc, x[i]); return acc;
-    case TT__R_VAR: case TT__R_STD:
+    case TT__OP_SUM:  for (i = 0; i < K; i++) acc += x[i]; return acc;
+    case TT__OP_MEAN: for (i = 0; i < K; i++) acc += x[i]; return acc / (double)K;
+    case TT__OP_PROD: acc = 1; for (i = 0; i < K; i++) acc *= x[i]; return acc;
+    case TT__OP_MAX:  acc = x[0]; for (i = 1; i < K; i++) acc = tt__maxf((float)acc, x[i]); return acc;
+    case TT__OP_MIN:  acc = x[0]; for (i = 1; i < K; i++) acc = tt__minf((float)acc, x[i]); return acc;
+    case TT__OP_VAR: case TT__OP_STD:
         for (i = 0; i < K; i++) acc += x[i];
         mean = acc / (double)K;
         acc = 0;
         for (i = 0; i < K; i++) acc += ((double)x[i] - mean) * ((double)x[i] - mean);
         acc /= (double)(K - correction);
-        return op == TT__R_STD ? sqrt(acc) : acc;
-    case TT__R_ARGMAX:                               /* first maximum; NaN counts as the largest */
+        return op == TT__OP_STD ? sqrt(acc) : acc;
+    case TT__OP_ARGMAX:                              /* first maximum; NaN counts as the largest */
         for (i = 1; i < K; i++)
             if (x[best] == x[best] && (x[i] > x[best] || x[i] != x[i])) best = i;
         return (double)best;
-    case TT__R_ARGMIN:
+    case TT__OP_ARGMIN:
         for (i = 1; i < K; i++)
             if (x[best] == x[best] && (x[i] < x[best] || x[i] != x[i])) best = i;
         return (double)best;
+    default:
+        return 0;
     }
-    return 0;
 }
 
-static tt_tensor *tt__reduce(tt_ctx *ctx, const char *op, tt__reduce_op kind, tt_tensor *x,
-                             const int *axes, int n_axes, bool keepdim, int correction) {
-    bool mask[TT_MAX_DIMS];
-    int64_t shape[TT_MAX_DIMS], K = 1, m, M;
-    int ndim = 0, d;
-    bool arg = kind == TT__R_ARGMAX || kind == TT__R_ARGMIN;
-    tt_tensor *out, *rows;
-    tt_scope scope;
-    if (!ctx || !x) return NULL;
-    if (!tt__reduce_mask(ctx, op, x, axes, n_axes, mask)) return NULL;
+static bool tt__is_arg_reduce(int op) { return op == TT__OP_ARGMAX || op == TT__OP_ARGMIN; }
+
+static bool tt__infer_reduce(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int64_t mask = c->a.i[0], K = 1;
+    bool keepdim = c->a.i[1] != 0;
+    int d;
+    out->ndim = 0;
     for (d = 0; d < x->ndim; d++) {
-        if (mask[d]) { K *= x->shape[d]; if (keepdim) shape[ndim++] = 1; }
-        else shape[ndim++] = x->shape[d];
+        if ((mask >> d) & 1) { K *= x->shape[d]; if (keepdim) out->shape[out->ndim++] = 1; }
+        else out->shape[out->ndim++] = x->shape[d];
     }
-    if (K == 0 && (kind == TT__R_MAX || kind == TT__R_MIN || arg))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot reduce an empty axis of %S (no identity)", op, x);
-    out = tt__new(ctx, op, arg ? TT_I32 : TT_F32, ndim, shape);
-    if (!out) return NULL;
-    M = out->numel;
-    scope = tt_scope_begin(ctx);
-    rows = K > 0 ? tt__rows_last(ctx, op, x, mask, &K) : NULL;
-    if (K > 0 && !rows) { tt_scope_end(ctx, scope); return NULL; }
-    for (m = 0; m < M; m++) {
+    if (K == 0 && (c->op == TT__OP_MAX || c->op == TT__OP_MIN || tt__is_arg_reduce(c->op))) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot reduce an empty axis of %S (no identity)", c->name, x);
+        return false;
+    }
+    out->dtype = tt__is_arg_reduce(c->op) ? TT_I32 : TT_F32;
+    tt__header_finish(out);
+    return true;
+}
+
+static bool tt__exec_reduce(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    int64_t K = 1, m;
+    tt_tensor *rows = tt__rows_last(ctx, c->name, c->in[0], c->a.i[0], &K);
+    if (!rows) return false;
+    for (m = 0; m < out->numel; m++) {
         double v;
-        if (K == 0) v = kind == TT__R_PROD ? 1.0 : kind == TT__R_SUM ? 0.0 : NAN;
-        else v = tt__reduce_row(kind, (const float *)tt_data(rows) + m * K, K, correction);
-        if (arg) ((int32_t *)out->data)[m] = (int32_t)v;
-        else ((float *)out->data)[m] = (float)v;
+        if (K == 0) v = c->op == TT__OP_PROD ? 1.0 : c->op == TT__OP_SUM ? 0.0 : NAN;
+        else v = tt__reduce_row(c->op, (const float *)tt__ptr(rows) + m * K, K, c->a.i[2]);
+        tt__store(out->data, out->dtype, out->offset + m, v);
     }
-    tt_scope_end(ctx, scope);
-    return out;
+    return true;
+}
+
+static tt_tensor *tt__reduce(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x,
+                             const int *axes, int n_axes, bool keepdim, int correction) {
+    tt__attrs a = tt__attrs_zero();
+    if (!ctx || !x) return NULL;
+    if (correction < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: correction is %d, expected >= 0", name, correction);
+    a.i[0] = tt__reduce_mask(ctx, name, x, axes, n_axes);
+    if (a.i[0] < 0) return NULL;
+    a.i[1] = keepdim;
+    a.i[2] = correction;
+    return tt__op1(ctx, name, op, x, &a);
 }
 
 TT_API tt_tensor *tt_sum(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim) {
-    return tt__reduce(ctx, "tt_sum", TT__R_SUM, x, axes, n_axes, keepdim, 0);
+    return tt__reduce(ctx, "tt_sum", TT__OP_SUM, x, axes, n_axes, keepdim, 0);
 }
 TT_API tt_tensor *tt_mean(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim) {
-    return tt__reduce(ctx, "tt_mean", TT__R_MEAN, x, axes, n_axes, keepdim, 0);
+    return tt__reduce(ctx, "tt_mean", TT__OP_MEAN, x, axes, n_axes, keepdim, 0);
 }
 TT_API tt_tensor *tt_max(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim) {
-    return tt__reduce(ctx, "tt_max", TT__R_MAX, x, axes, n_axes, keepdim, 0);
+    return tt__reduce(ctx, "tt_max", TT__OP_MAX, x, axes, n_axes, keepdim, 0);
 }
 TT_API tt_tensor *tt_min(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim) {
-    return tt__reduce(ctx, "tt_min", TT__R_MIN, x, axes, n_axes, keepdim, 0);
+    return tt__reduce(ctx, "tt_min", TT__OP_MIN, x, axes, n_axes, keepdim, 0);
 }
 TT_API tt_tensor *tt_prod(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim) {
-    return tt__reduce(ctx, "tt_prod", TT__R_PROD, x, axes, n_axes, keepdim, 0);
+    return tt__reduce(ctx, "tt_prod", TT__OP_PROD, x, axes, n_axes, keepdim, 0);
 }
 TT_API tt_tensor *tt_var(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, int correction, bool keepdim) {
-    if (ctx && x && correction < 0)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_var: correction is %d, expected >= 0", correction);
-    return tt__reduce(ctx, "tt_var", TT__R_VAR, x, axes, n_axes, keepdim, correction);
+    return tt__reduce(ctx, "tt_var", TT__OP_VAR, x, axes, n_axes, keepdim, correction);
 }
 TT_API tt_tensor *tt_std(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, int correction, bool keepdim) {
-    if (ctx && x && correction < 0)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_std: correction is %d, expected >= 0", correction);
-    return tt__reduce(ctx, "tt_std", TT__R_STD, x, axes, n_axes, keepdim, correction);
+    return tt__reduce(ctx, "tt_std", TT__OP_STD, x, axes, n_axes, keepdim, correction);
 }
 
-static tt_tensor *tt__arg_reduce(tt_ctx *ctx, const char *op, tt__reduce_op kind, tt_tensor *x, int axis, bool keepdim) {
+static tt_tensor *tt__arg_reduce(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, int axis, bool keepdim) {
     if (!ctx || !x) return NULL;
-    if (x->ndim == 0) return tt__reduce(ctx, op, kind, x, NULL, 0, keepdim, 0);    /* a scalar: index 0 */
+    if (x->ndim == 0) return tt__reduce(ctx, name, op, x, NULL, 0, keepdim, 0);   /* a scalar: index 0 */
     if (tt__axis(axis, x->ndim) < 0)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
-    if (x->shape[tt__axis(axis, x->ndim)] == 0)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: axis %d of %S is empty", op, axis, x);
-    return tt__reduce(ctx, op, kind, x, &axis, 1, keepdim, 0);
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", name, axis, x);
+    return tt__reduce(ctx, name, op, x, &axis, 1, keepdim, 0);
 }
 TT_API tt_tensor *tt_argmax(tt_ctx *ctx, tt_tensor *x, int axis, bool keepdim) {
-    return tt__arg_reduce(ctx, "tt_argmax", TT__R_ARGMAX, x, axis, keepdim);
+    return tt__arg_reduce(ctx, "tt_argmax", TT__OP_ARGMAX, x, axis, keepdim);
 }
 TT_API tt_tensor *tt_argmin(tt_ctx *ctx, tt_tensor *x, int axis, bool keepdim) {
-    return tt__arg_reduce(ctx, "tt_argmin", TT__R_ARGMIN, x, axis, keepdim);
+    return tt__arg_reduce(ctx, "tt_argmin", TT__OP_ARGMIN, x, axis, keepdim);
 }
 
 /* Softmax (or log-softmax) of one contiguous row, max subtracted first for stability. */
@@ -2212,33 +2675,45 @@ static void tt__softmax_row(float *y, const float *x, int64_t K, bool log_form) 
     }
 }
 
-static tt_tensor *tt__softmax(tt_ctx *ctx, const char *op, tt_tensor *x, int axis, bool log_form) {
-    int a, last;
-    int64_t K, m;
-    tt_tensor *out, *rows, *res, *out_view;
-    tt_scope scope;
-    if (!ctx || !x) return NULL;
-    a = tt__axis(axis, x->ndim > 0 ? x->ndim : 1);
-    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
-    out = tt__new(ctx, op, TT_F32, x->ndim, x->shape);
-    if (!out || out->numel == 0) return out;
-    if (x->ndim == 0) { ((float *)out->data)[0] = log_form ? 0.0f : 1.0f; return out; }
-    last = x->ndim - 1;
-    scope = tt_scope_begin(ctx);
-    rows = tt__contiguous_f32(ctx, op, tt__transpose(ctx, op, x, a, last));
-    out_view = tt__transpose(ctx, op, out, a, last);
-    res = (rows && out_view) ? (a == last ? out : tt__new(ctx, op, TT_F32, out_view->ndim, out_view->shape)) : NULL;
-    if (!res) { tt_scope_end(ctx, scope); return NULL; }
-    K = x->shape[a];
-    for (m = 0; m < x->numel / K; m++)
-        tt__softmax_row((float *)res->data + m * K, (const float *)tt_data(rows) + m * K, K, log_form);
-    if (res != out) tt__copy_into(out_view, res);
-    tt_scope_end(ctx, scope);
-    return out;
+/* a.i[0] = axis. */
+static bool tt__infer_softmax(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    if (tt__axis((int)c->a.i[0], x->ndim > 0 ? x->ndim : 1) < 0) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", c->name, (int)c->a.i[0], x);
+        return false;
+    }
+    tt__infer_like(out, x, TT_F32);
+    return true;
 }
 
-TT_API tt_tensor *tt_softmax(tt_ctx *ctx, tt_tensor *x, int axis) { return tt__softmax(ctx, "tt_softmax", x, axis, false); }
-TT_API tt_tensor *tt_log_softmax(tt_ctx *ctx, tt_tensor *x, int axis) { return tt__softmax(ctx, "tt_log_softmax", x, axis, true); }
+static bool tt__exec_softmax(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *x = c->in[0], *rows, *res, *out_view;
+    bool log_form = c->op == TT__OP_LOG_SOFTMAX;
+    int a, last;
+    int64_t K, m;
+    if (out->numel == 0) return true;
+    if (x->ndim == 0) { ((float *)out->data)[out->offset] = log_form ? 0.0f : 1.0f; return true; }
+    a = tt__axis((int)c->a.i[0], x->ndim);
+    last = x->ndim - 1;
+    rows = tt__contiguous_f32(ctx, c->name, tt__transpose(ctx, c->name, x, a, last));
+    out_view = tt__transpose(ctx, c->name, out, a, last);
+    res = (rows && out_view) ? (a == last ? out : tt__new(ctx, c->name, TT_F32, out_view->ndim, out_view->shape)) : NULL;
+    if (!res) return false;
+    K = x->shape[a];
+    for (m = 0; m < x->numel / K; m++)
+        tt__softmax_row((float *)tt__ptr(res) + m * K, (const float *)tt__ptr(rows) + m * K, K, log_form);
+    if (res != out) tt__copy_into(out_view, res);
+    return true;
+}
+
+TT_API tt_tensor *tt_softmax(tt_ctx *ctx, tt_tensor *x, int axis) {
+    tt__attrs a = tt__attrs_ints(axis, 0, 0, 0);
+    return tt__op1(ctx, "tt_softmax", TT__OP_SOFTMAX, x, &a);
+}
+TT_API tt_tensor *tt_log_softmax(tt_ctx *ctx, tt_tensor *x, int axis) {
+    tt__attrs a = tt__attrs_ints(axis, 0, 0, 0);
+    return tt__op1(ctx, "tt_log_softmax", TT__OP_LOG_SOFTMAX, x, &a);
+}
 
 /* ---- normalization ---------------------------------------------------------- */
 
@@ -2261,7 +2736,7 @@ static const float *tt__param_data(tt_ctx *ctx, const char *op, tt_tensor *p, bo
     if (!p) return NULL;
     c = tt__contiguous_f32(ctx, op, p);
     if (!c) { *failed = true; return NULL; }
-    return (const float *)tt_data(c);
+    return (const float *)tt__ptr(c);
 }
 
 /* Mean and 1/sqrt(var + eps) of n values (biased variance), in double. */
@@ -2274,32 +2749,38 @@ static void tt__moments(const float *x, int64_t n, double eps, double *mean, dou
     *inv_std = 1.0 / sqrt(v / (double)n + eps);
 }
 
-/* Shared by layer_norm and rms_norm: normalize rows of K = prod(last n_dims axes). */
-static tt_tensor *tt__row_norm(tt_ctx *ctx, const char *op, tt_tensor *x, int n_dims, tt_tensor *weight,
-                               tt_tensor *bias, float eps, bool rms) {
+/* LAYER_NORM / RMS_NORM: in = {x, weight?, bias?}, a.i[0] = n_dims, a.f[0] = eps. */
+static bool tt__infer_row_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int n_dims = (int)c->a.i[0];
+    if (n_dims < 1 || n_dims > x->ndim) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: n_dims is %d, expected 1..%d for x %S", c->name, n_dims, x->ndim, x);
+        return false;
+    }
+    if (!tt__check_param(ctx, c->name, "weight", c->in[1], x, x->ndim - n_dims) ||
+        (c->n_in > 2 && !tt__check_param(ctx, c->name, "bias", c->in[2], x, x->ndim - n_dims))) return false;
+    tt__infer_like(out, x, TT_F32);
+    return true;
+}
+
+static bool tt__exec_row_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *x = c->in[0];
     int64_t K = 1, m, i;
     int d;
-    bool failed = false;
+    bool failed = false, rms = c->op == TT__OP_RMS_NORM;
+    double eps = c->a.f[0];
     const float *w, *b, *xd;
-    tt_tensor *out, *xc;
-    tt_scope scope;
-    if (!ctx || !x) return NULL;
-    if (n_dims < 1 || n_dims > x->ndim)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: n_dims is %d, expected 1..%d for x %S", op, n_dims, x->ndim, x);
-    if (!tt__check_param(ctx, op, "weight", weight, x, x->ndim - n_dims) ||
-        !tt__check_param(ctx, op, "bias", bias, x, x->ndim - n_dims)) return NULL;
-    for (d = x->ndim - n_dims; d < x->ndim; d++) K *= x->shape[d];
-    out = tt__new(ctx, op, TT_F32, x->ndim, x->shape);
-    if (!out || K == 0) return out;
-    scope = tt_scope_begin(ctx);
-    xc = tt__contiguous_f32(ctx, op, x);
-    w = tt__param_data(ctx, op, weight, &failed);
-    b = tt__param_data(ctx, op, bias, &failed);
-    if (!xc || failed) { tt_scope_end(ctx, scope); return NULL; }
-    xd = (const float *)tt_data(xc);
+    tt_tensor *xc;
+    for (d = x->ndim - (int)c->a.i[0]; d < x->ndim; d++) K *= x->shape[d];
+    if (K == 0) return true;
+    xc = tt__contiguous_f32(ctx, c->name, x);
+    w = tt__param_data(ctx, c->name, c->in[1], &failed);
+    b = c->n_in > 2 ? tt__param_data(ctx, c->name, c->in[2], &failed) : NULL;
+    if (!xc || failed) return false;
+    xd = (const float *)tt__ptr(xc);
     for (m = 0; m < x->numel / K; m++) {
         const float *row = xd + m * K;
-        float *y = (float *)out->data + m * K;
+        float *y = (float *)tt__ptr(out) + m * K;
         double mean = 0, inv;
         if (rms) {
             double ss = 0;
@@ -2315,15 +2796,22 @@ static tt_tensor *tt__row_norm(tt_ctx *ctx, const char *op, tt_tensor *x, int n_
             y[i] = (float)v;
         }
     }
-    tt_scope_end(ctx, scope);
-    return out;
+    return true;
 }
 
 TT_API tt_tensor *tt_layer_norm(tt_ctx *ctx, tt_tensor *x, int n_dims, tt_tensor *weight, tt_tensor *bias, float eps) {
-    return tt__row_norm(ctx, "tt_layer_norm", x, n_dims, weight, bias, eps, false);
+    tt__attrs a = tt__attrs_ints(n_dims, 0, 0, 0);
+    tt_tensor *in[3];
+    in[0] = x; in[1] = weight; in[2] = bias;
+    a.f[0] = eps;
+    return tt__op(ctx, "tt_layer_norm", TT__OP_LAYER_NORM, in, 3, &a);
 }
 TT_API tt_tensor *tt_rms_norm(tt_ctx *ctx, tt_tensor *x, int n_dims, tt_tensor *weight, float eps) {
-    return tt__row_norm(ctx, "tt_rms_norm", x, n_dims, weight, NULL, eps, true);
+    tt__attrs a = tt__attrs_ints(n_dims, 0, 0, 0);
+    tt_tensor *in[2];
+    in[0] = x; in[1] = weight;
+    a.f[0] = eps;
+    return tt__op(ctx, "tt_rms_norm", TT__OP_RMS_NORM, in, 2, &a);
 }
 
 /* True when p is NULL or a 1-D tensor of C elements (an error otherwise). */
@@ -2333,83 +2821,112 @@ static bool tt__check_channels(tt_ctx *ctx, const char *op, const char *what, co
     return false;
 }
 
-TT_API tt_tensor *tt_batch_norm(tt_ctx *ctx, tt_tensor *x, tt_tensor *mean, tt_tensor *var,
-                                tt_tensor *weight, tt_tensor *bias, float eps) {
-    const char *op = "tt_batch_norm";
-    int64_t N, C, S, n, c, i;
+/* x must be [N,C,...]. */
+static bool tt__check_nc(tt_ctx *ctx, const char *op, const tt_tensor *x) {
+    if (x->ndim >= 2) return true;
+    tt__fail(ctx, TT_ERR_SHAPE, "%s: x has shape %S, expected [N,C,...]", op, x);
+    return false;
+}
+
+/* in = {x, mean, var, weight?, bias?}, a.f[0] = eps. */
+static bool tt__infer_batch_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    if (!tt__check_nc(ctx, c->name, x) ||
+        !tt__check_channels(ctx, c->name, "running mean", c->in[1], x) ||
+        !tt__check_channels(ctx, c->name, "running var", c->in[2], x) ||
+        !tt__check_channels(ctx, c->name, "weight", c->in[3], x) ||
+        !tt__check_channels(ctx, c->name, "bias", c->in[4], x)) return false;
+    tt__infer_like(out, x, TT_F32);
+    return true;
+}
+
+static bool tt__exec_batch_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *x = c->in[0], *xc;
+    int64_t N = x->shape[0], C = x->shape[1], S, n, ch, i;
     bool failed = false;
     const float *mu, *va, *w, *b, *xd;
-    tt_tensor *out, *xc;
-    tt_scope scope;
-    if (!ctx || !x || !mean || !var) return NULL;
-    if (x->ndim < 2) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x has shape %S, expected [N,C,...]", op, x);
-    if (!tt__check_channels(ctx, op, "running mean", mean, x) || !tt__check_channels(ctx, op, "running var", var, x) ||
-        !tt__check_channels(ctx, op, "weight", weight, x) || !tt__check_channels(ctx, op, "bias", bias, x)) return NULL;
-    N = x->shape[0]; C = x->shape[1];
-    out = tt__new(ctx, op, TT_F32, x->ndim, x->shape);
-    if (!out || out->numel == 0) return out;
+    if (out->numel == 0) return true;
     S = x->numel / (N * C);
-    scope = tt_scope_begin(ctx);
-    xc = tt__contiguous_f32(ctx, op, x);
-    mu = tt__param_data(ctx, op, mean, &failed);
-    va = tt__param_data(ctx, op, var, &failed);
-    w = tt__param_data(ctx, op, weight, &failed);
-    b = tt__param_data(ctx, op, bias, &failed);
-    if (!xc || failed) { tt_scope_end(ctx, scope); return NULL; }
-    xd = (const float *)tt_data(xc);
+    xc = tt__contiguous_f32(ctx, c->name, x);
+    mu = tt__param_data(ctx, c->name, c->in[1], &failed);
+    va = tt__param_data(ctx, c->name, c->in[2], &failed);
+    w = tt__param_data(ctx, c->name, c->in[3], &failed);
+    b = tt__param_data(ctx, c->name, c->in[4], &failed);
+    if (!xc || failed) return false;
+    xd = (const float *)tt__ptr(xc);
     for (n = 0; n < N; n++) {
-        for (c = 0; c < C; c++) {
-            double inv = 1.0 / sqrt((double)va[c] + eps), m = mu[c];
-            double scale = w ? inv * w[c] : inv, shift = b ? b[c] : 0.0;
-            const float *src = xd + (n * C + c) * S;
-            float *dst = (float *)out->data + (n * C + c) * S;
+        for (ch = 0; ch < C; ch++) {
+            double inv = 1.0 / sqrt((double)va[ch] + c->a.f[0]), m = mu[ch];
+            double scale = w ? inv * w[ch] : inv, shift = b ? b[ch] : 0.0;
+            const float *src = xd + (n * C + ch) * S;
+            float *dst = (float *)tt__ptr(out) + (n * C + ch) * S;
             for (i = 0; i < S; i++) dst[i] = (float)(((double)src[i] - m) * scale + shift);
         }
     }
-    tt_scope_end(ctx, scope);
-    return out;
+    return true;
 }
 
-TT_API tt_tensor *tt_group_norm(tt_ctx *ctx, tt_tensor *x, int groups, tt_tensor *weight, tt_tensor *bias, float eps) {
-    const char *op = "tt_group_norm";
-    int64_t N, C, S, G, n, g, c, i;
+TT_API tt_tensor *tt_batch_norm(tt_ctx *ctx, tt_tensor *x, tt_tensor *mean, tt_tensor *var,
+                                tt_tensor *weight, tt_tensor *bias, float eps) {
+    tt__attrs a = tt__attrs_zero();
+    tt_tensor *in[5];
+    in[0] = x; in[1] = mean; in[2] = var; in[3] = weight; in[4] = bias;
+    a.f[0] = eps;
+    return tt__op(ctx, "tt_batch_norm", TT__OP_BATCH_NORM, in, 5, &a);
+}
+
+/* in = {x, weight?, bias?}, a.i[0] = groups, a.f[0] = eps. */
+static bool tt__infer_group_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int64_t groups = c->a.i[0];
+    if (!tt__check_nc(ctx, c->name, x)) return false;
+    if (groups < 1 || x->shape[1] % groups != 0) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: %D groups do not divide the %D channels of x %S", c->name, groups, x->shape[1], x);
+        return false;
+    }
+    if (!tt__check_channels(ctx, c->name, "weight", c->in[1], x) ||
+        !tt__check_channels(ctx, c->name, "bias", c->in[2], x)) return false;
+    tt__infer_like(out, x, TT_F32);
+    return true;
+}
+
+static bool tt__exec_group_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *x = c->in[0], *xc;
+    int64_t N = x->shape[0], C = x->shape[1], G = c->a.i[0], S, n, g, ch, i;
     bool failed = false;
     const float *w, *b, *xd;
-    tt_tensor *out, *xc;
-    tt_scope scope;
-    if (!ctx || !x) return NULL;
-    if (x->ndim < 2) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x has shape %S, expected [N,C,...]", op, x);
-    if (groups < 1 || x->shape[1] % groups != 0)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: %d groups do not divide the %D channels of x %S",
-                                     op, groups, x->shape[1], x);
-    if (!tt__check_channels(ctx, op, "weight", weight, x) || !tt__check_channels(ctx, op, "bias", bias, x)) return NULL;
-    N = x->shape[0]; C = x->shape[1]; G = groups;
-    out = tt__new(ctx, op, TT_F32, x->ndim, x->shape);
-    if (!out || out->numel == 0) return out;
+    float *yd = (float *)tt__ptr(out);
+    if (out->numel == 0) return true;
     S = x->numel / (N * C);
-    scope = tt_scope_begin(ctx);
-    xc = tt__contiguous_f32(ctx, op, x);
-    w = tt__param_data(ctx, op, weight, &failed);
-    b = tt__param_data(ctx, op, bias, &failed);
-    if (!xc || failed) { tt_scope_end(ctx, scope); return NULL; }
-    xd = (const float *)tt_data(xc);
+    xc = tt__contiguous_f32(ctx, c->name, x);
+    w = tt__param_data(ctx, c->name, c->in[1], &failed);
+    b = tt__param_data(ctx, c->name, c->in[2], &failed);
+    if (!xc || failed) return false;
+    xd = (const float *)tt__ptr(xc);
     for (n = 0; n < N; n++) {
         for (g = 0; g < G; g++) {
             int64_t cg = C / G, base = (n * C + g * cg) * S;
             double mean, inv;
-            tt__moments(xd + base, cg * S, eps, &mean, &inv);
-            for (c = 0; c < cg; c++) {
-                int64_t ch = g * cg + c;
-                double scale = w ? inv * w[ch] : inv, shift = b ? b[ch] : 0.0;
+            tt__moments(xd + base, cg * S, c->a.f[0], &mean, &inv);
+            for (ch = 0; ch < cg; ch++) {
+                int64_t k = g * cg + ch;
+                double scale = w ? inv * w[k] : inv, shift = b ? b[k] : 0.0;
                 for (i = 0; i < S; i++) {
-                    int64_t k = base + c * S + i;
-                    ((float *)out->data)[k] = (float)(((double)xd[k] - mean) * scale + shift);
+                    int64_t e = base + ch * S + i;
+                    yd[e] = (float)(((double)xd[e] - mean) * scale + shift);
                 }
             }
         }
     }
-    tt_scope_end(ctx, scope);
-    return out;
+    return true;
+}
+
+TT_API tt_tensor *tt_group_norm(tt_ctx *ctx, tt_tensor *x, int groups, tt_tensor *weight, tt_tensor *bias, float eps) {
+    tt__attrs a = tt__attrs_ints(groups, 0, 0, 0);
+    tt_tensor *in[3];
+    in[0] = x; in[1] = weight; in[2] = bias;
+    a.f[0] = eps;
+    return tt__op(ctx, "tt_group_norm", TT__OP_GROUP_NORM, in, 3, &a);
 }
 
 /* ==========================================================================
@@ -2463,61 +2980,80 @@ static void tt__gemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t sa
         for (j = 0; j < N; j++) C[i * N + j] = tt__dot(A + i * sam, B + j * sbn, K);
 }
 
-TT_API tt_tensor *tt_matmul(tt_ctx *ctx, tt_tensor *a, tt_tensor *b) {
-    const char *op = "tt_matmul";
-    int64_t bshape[TT_MAX_DIMS], oshape[TT_MAX_DIMS], sa[TT_MAX_DIMS], sb[TT_MAX_DIMS];
-    int64_t M, K, N, nbatch = 1, bi;
-    int nb, an, bn, d, on = 0;
-    tt_tensor *out, *a2, *b2;
-    tt_scope scope;
-    if (!ctx || !a || !b) return NULL;
-    if (a->ndim == 0 || b->ndim == 0)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: operands need at least 1 dimension: a is %S, b is %S", op, a, b);
-    scope = tt_scope_begin(ctx);                       /* the 2-D views below are temporary */
-    a2 = a->ndim == 1 ? tt__unsqueeze(ctx, op, a, 0) : a;
-    b2 = b->ndim == 1 ? tt__unsqueeze(ctx, op, b, 1) : b;
-    if (!a2 || !b2) { tt_scope_end(ctx, scope); return NULL; }
-    an = a2->ndim; bn = b2->ndim;
-    M = a2->shape[an - 2]; K = a2->shape[an - 1]; N = b2->shape[bn - 1];
-    if (b2->shape[bn - 2] != K) {
-        tt_scope_end(ctx, scope);
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: inner dimensions differ: a is %S, b is %S", op, a, b);
+/* The 2-D views matmul works on: a 1-D a becomes [1,K], a 1-D b becomes [K,1] (no alloc). */
+static void tt__matmul_operands(const tt_tensor *a, const tt_tensor *b, tt_tensor *a2, tt_tensor *b2) {
+    *a2 = *a;
+    *b2 = *b;
+    if (a->ndim == 1) { a2->ndim = 2; a2->shape[1] = a->shape[0]; a2->stride[1] = a->stride[0]; a2->shape[0] = 1; a2->stride[0] = 0; }
+    if (b->ndim == 1) { b2->ndim = 2; b2->shape[1] = 1; b2->stride[1] = 0; }
+}
+
+static bool tt__infer_matmul(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *a = c->in[0], *b = c->in[1];
+    tt_tensor a2, b2;
+    int64_t bshape[TT_MAX_DIMS];
+    int nb, d;
+    if (a->ndim == 0 || b->ndim == 0) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: operands need at least 1 dimension: a is %S, b is %S", c->name, a, b);
+        return false;
     }
-    if (!tt__broadcast_shape(an - 2, a2->shape, bn - 2, b2->shape, &nb, bshape)) {
-        tt_scope_end(ctx, scope);
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: batch dimensions do not broadcast: a is %S, b is %S", op, a, b);
+    tt__matmul_operands(a, b, &a2, &b2);
+    if (b2.shape[b2.ndim - 2] != a2.shape[a2.ndim - 1]) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: inner dimensions differ: a is %S, b is %S", c->name, a, b);
+        return false;
     }
-    tt_scope_end(ctx, scope);
-    for (d = 0; d < nb; d++) { oshape[on++] = bshape[d]; nbatch *= bshape[d]; }
-    if (a->ndim > 1) oshape[on++] = M;
-    if (b->ndim > 1) oshape[on++] = N;
-    out = tt__new(ctx, op, TT_F32, on, oshape);
-    if (!out) return NULL;
-    scope = tt_scope_begin(ctx);
-    a2 = tt__as_f32(ctx, op, a->ndim == 1 ? tt__unsqueeze(ctx, op, a, 0) : a);
-    b2 = tt__as_f32(ctx, op, b->ndim == 1 ? tt__unsqueeze(ctx, op, b, 1) : b);
-    if (b2 && !tt__gemm_layout_ok(a2 ? a2->stride[an - 1] : 1, b2->stride[bn - 2], b2->stride[bn - 1]))
-        b2 = tt__copy_as(ctx, op, b2, TT_F32);         /* contiguous B: rows of B are contiguous */
-    if (!a2 || !b2) { tt_scope_end(ctx, scope); return NULL; }
+    if (!tt__broadcast_shape(a2.ndim - 2, a2.shape, b2.ndim - 2, b2.shape, &nb, bshape)) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: batch dimensions do not broadcast: a is %S, b is %S", c->name, a, b);
+        return false;
+    }
+    out->ndim = 0;
+    for (d = 0; d < nb; d++) out->shape[out->ndim++] = bshape[d];
+    if (a->ndim > 1) out->shape[out->ndim++] = a2.shape[a2.ndim - 2];
+    if (b->ndim > 1) out->shape[out->ndim++] = b2.shape[b2.ndim - 1];
+    out->dtype = TT_F32;
+    tt__header_finish(out);
+    return true;
+}
+
+static bool tt__exec_matmul(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor a2, b2, *af, *bf;
+    int64_t bshape[TT_MAX_DIMS], sa[TT_MAX_DIMS], sb[TT_MAX_DIMS], M, N, K, nbatch = 1, bi;
+    int nb, an, bn, d;
+    af = tt__as_f32(ctx, c->name, c->in[0]);
+    bf = af ? tt__as_f32(ctx, c->name, c->in[1]) : NULL;
+    if (!bf) return false;
+    tt__matmul_operands(af, bf, &a2, &b2);
+    an = a2.ndim; bn = b2.ndim;
+    if (!tt__gemm_layout_ok(a2.stride[an - 1], b2.stride[bn - 2], b2.stride[bn - 1])) {
+        bf = tt__copy_as(ctx, c->name, &b2, TT_F32);   /* contiguous B: rows of B are contiguous */
+        if (!bf) return false;
+        b2 = *bf;
+    }
+    M = a2.shape[an - 2]; K = a2.shape[an - 1]; N = b2.shape[bn - 1];
+    tt__broadcast_shape(an - 2, a2.shape, bn - 2, b2.shape, &nb, bshape);
     for (d = 0; d < nb; d++) {                         /* batch strides, 0 where broadcast */
         int ad = d - (nb - (an - 2)), bd = d - (nb - (bn - 2));
-        sa[d] = (ad < 0 || a2->shape[ad] != bshape[d]) ? 0 : a2->stride[ad];
-        sb[d] = (bd < 0 || b2->shape[bd] != bshape[d]) ? 0 : b2->stride[bd];
+        sa[d] = (ad < 0 || a2.shape[ad] != bshape[d]) ? 0 : a2.stride[ad];
+        sb[d] = (bd < 0 || b2.shape[bd] != bshape[d]) ? 0 : b2.stride[bd];
+        nbatch *= bshape[d];
     }
     for (bi = 0; bi < nbatch; bi++) {
-        int64_t rest = bi, oa = a2->offset, ob = b2->offset;
+        int64_t rest = bi, oa = a2.offset, ob = b2.offset;
         for (d = nb - 1; d >= 0; d--) {
             int64_t i = rest % bshape[d];
             rest /= bshape[d];
             oa += i * sa[d];
             ob += i * sb[d];
         }
-        tt__gemm(M, N, K, (const float *)a2->data + oa, a2->stride[an - 2], a2->stride[an - 1],
-                 (const float *)b2->data + ob, b2->stride[bn - 2], b2->stride[bn - 1],
-                 (float *)out->data + bi * M * N);
+        tt__gemm(M, N, K, (const float *)a2.data + oa, a2.stride[an - 2], a2.stride[an - 1],
+                 (const float *)b2.data + ob, b2.stride[bn - 2], b2.stride[bn - 1],
+                 (float *)tt__ptr(out) + bi * M * N);
     }
-    tt_scope_end(ctx, scope);
-    return out;
+    return true;
+}
+
+TT_API tt_tensor *tt_matmul(tt_ctx *ctx, tt_tensor *a, tt_tensor *b) {
+    return tt__binary(ctx, "tt_matmul", TT__OP_MATMUL, a, b);
 }
 
 /* Adds bias[j] to column j of the M x N rows of y (bias may be NULL). */
@@ -2528,37 +3064,50 @@ static void tt__add_bias_rows(float *y, const float *bias, int64_t M, int64_t N)
         for (j = 0; j < N; j++) y[i * N + j] += bias[j];
 }
 
-TT_API tt_tensor *tt_linear(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias) {
-    const char *op = "tt_linear";
-    int64_t shape[TT_MAX_DIMS], in, outf, M;
+/* in = {x, weight, bias?}. */
+static bool tt__infer_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0], *w = c->in[1], *bias = c->in[2];
     int d;
+    if (w->ndim != 2 || x->ndim < 1 || x->shape[x->ndim - 1] != w->shape[1]) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: x %S does not fit weight %S: expected x [...,in] and weight [out,in]",
+                 c->name, x, w);
+        return false;
+    }
+    if (bias && (bias->ndim != 1 || bias->shape[0] != w->shape[0])) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: bias has shape %S, expected [%D] for weight %S", c->name, bias, w->shape[0], w);
+        return false;
+    }
+    out->dtype = TT_F32;
+    out->ndim = x->ndim;
+    for (d = 0; d < x->ndim - 1; d++) out->shape[d] = x->shape[d];
+    out->shape[x->ndim - 1] = w->shape[0];
+    tt__header_finish(out);
+    return true;
+}
+
+static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    int64_t in = c->in[1]->shape[1], outf = c->in[1]->shape[0], M;
     bool failed = false;
     const float *bd;
-    tt_tensor *out, *xc, *w;
-    tt_scope scope;
-    if (!ctx || !x || !weight) return NULL;
-    if (weight->ndim != 2 || x->ndim < 1 || x->shape[x->ndim - 1] != weight->shape[1])
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x %S does not fit weight %S: expected x [...,in] and "
-                                     "weight [out,in]", op, x, weight);
-    in = weight->shape[1]; outf = weight->shape[0];
-    if (bias && (bias->ndim != 1 || bias->shape[0] != outf))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: bias has shape %S, expected [%D] for weight %S", op, bias, outf, weight);
-    for (d = 0; d < x->ndim - 1; d++) shape[d] = x->shape[d];
-    shape[x->ndim - 1] = outf;
-    out = tt__new(ctx, op, TT_F32, x->ndim, shape);
-    if (!out || out->numel == 0) return out;
+    tt_tensor *xc, *w;
+    if (out->numel == 0) return true;
     M = out->numel / outf;
-    scope = tt_scope_begin(ctx);
-    xc = tt__contiguous_f32(ctx, op, x);
-    w = tt__as_f32(ctx, op, weight);                     /* B(k,j) = weight[j,k] */
-    if (w && !tt__gemm_layout_ok(1, w->stride[1], w->stride[0])) w = tt__copy_as(ctx, op, w, TT_F32);
-    bd = tt__param_data(ctx, op, bias, &failed);
-    if (!xc || !w || failed) { tt_scope_end(ctx, scope); return NULL; }
-    tt__gemm(M, outf, in, (const float *)tt_data(xc), in, 1, (const float *)w->data + w->offset,
-             w->stride[1], w->stride[0], (float *)out->data);
-    tt__add_bias_rows((float *)out->data, bd, M, outf);
-    tt_scope_end(ctx, scope);
-    return out;
+    xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
+    w = tt__as_f32(ctx, c->name, c->in[1]);            /* B(k,j) = weight[j,k] */
+    if (w && !tt__gemm_layout_ok(1, w->stride[1], w->stride[0])) w = tt__copy_as(ctx, c->name, w, TT_F32);
+    bd = tt__param_data(ctx, c->name, c->in[2], &failed);
+    if (!xc || !w || failed) return false;
+    tt__gemm(M, outf, in, (const float *)tt__ptr(xc), in, 1, (const float *)tt__ptr(w),
+             w->stride[1], w->stride[0], (float *)tt__ptr(out));
+    tt__add_bias_rows((float *)tt__ptr(out), bd, M, outf);
+    return true;
+}
+
+TT_API tt_tensor *tt_linear(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias) {
+    tt__attrs a = tt__attrs_zero();
+    tt_tensor *in[3];
+    in[0] = x; in[1] = weight; in[2] = bias;
+    return tt__op(ctx, "tt_linear", TT__OP_LINEAR, in, 3, &a);
 }
 
 /* ==========================================================================
@@ -2597,97 +3146,125 @@ static void tt__im2col(float *col, const float *x, int64_t C, int64_t H, int64_t
             }
 }
 
-/* Checks the parameters and shapes of a convolution; fills the output shape. */
-/* ux and uw are x and w as the user passed them (conv1d's are 3-D), for messages. */
-static bool tt__conv_check(tt_ctx *ctx, const char *op, const tt_tensor *x, const tt_tensor *w, const tt_tensor *bias,
-                           const tt_conv_params *p, int64_t *oshape, const tt_tensor *ux, const tt_tensor *uw) {
-    int i;
-    int64_t g = p->groups;
+/* conv attrs: a.i = {stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, groups}. */
+static tt_conv_params tt__conv_params_of(const tt__attrs *a) {
+    tt_conv_params p;
+    p.stride[0] = (int)a->i[0]; p.stride[1] = (int)a->i[1];
+    p.padding[0] = (int)a->i[2]; p.padding[1] = (int)a->i[3];
+    p.dilation[0] = (int)a->i[4]; p.dilation[1] = (int)a->i[5];
+    p.groups = (int)a->i[6];
+    return p;
+}
+
+static tt__attrs tt__conv_attrs(const tt_conv_params *p) {
+    tt__attrs a = tt__attrs_zero();
+    a.i[0] = p->stride[0]; a.i[1] = p->stride[1];
+    a.i[2] = p->padding[0]; a.i[3] = p->padding[1];
+    a.i[4] = p->dilation[0]; a.i[5] = p->dilation[1];
+    a.i[6] = p->groups;
+    return a;
+}
+
+/* conv1d works on 4-D views: x [N,C,L] -> [N,C,1,L], w [O,C,k] -> [O,C,1,k] (no alloc). */
+static void tt__conv_as_2d(const tt_tensor *t, tt_tensor *t4) {
+    *t4 = *t;
+    if (t->ndim != 3) return;
+    t4->ndim = 4;
+    t4->shape[3] = t->shape[2]; t4->stride[3] = t->stride[2];
+    t4->shape[2] = 1;           t4->stride[2] = 0;
+}
+
+/* in = {x, weight, bias?}; CONV1D uses the same code on height-1 views. */
+static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0], *w = c->in[1], *bias = c->in[2];
+    tt_conv_params p = tt__conv_params_of(&c->a);
+    tt_tensor x4, w4;
+    int64_t g = p.groups, oh, ow;
+    int i, nd = c->op == TT__OP_CONV1D ? 3 : 4;
     for (i = 0; i < 2; i++) {
-        if (p->stride[i] < 1 || p->dilation[i] < 1 || p->padding[i] < 0) {
+        if (p.stride[i] < 1 || p.dilation[i] < 1 || p.padding[i] < 0) {
             tt__fail(ctx, TT_ERR_ARG, "%s: stride %d, padding %d, dilation %d: expected stride >= 1, padding >= 0, "
-                     "dilation >= 1", op, p->stride[i], p->padding[i], p->dilation[i]);
+                     "dilation >= 1", c->name, p.stride[i], p.padding[i], p.dilation[i]);
             return false;
         }
     }
-    if (x->ndim != 4 || w->ndim != 4) {
-        tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S and weight is %S, expected x [N,C,H,W] and weight [O,C/groups,kh,kw]",
-                 op, ux, uw);
+    if (x->ndim != nd || w->ndim != nd) {
+        tt__fail(ctx, TT_ERR_SHAPE, nd == 4 ? "%s: x is %S and weight is %S, expected x [N,C,H,W] and weight [O,C/groups,kh,kw]"
+                                            : "%s: x is %S and weight is %S, expected x [N,C,L] and weight [O,C/groups,k]",
+                 c->name, x, w);
         return false;
     }
     if (g < 1 || x->shape[1] % g != 0 || w->shape[0] % g != 0) {
         tt__fail(ctx, TT_ERR_ARG, "%s: groups is %d: expected >= 1 and dividing the %D input and %D output channels",
-                 op, p->groups, x->shape[1], w->shape[0]);
+                 c->name, p.groups, x->shape[1], w->shape[0]);
         return false;
     }
     if (w->shape[1] != x->shape[1] / g) {
         tt__fail(ctx, TT_ERR_SHAPE, "%s: weight %S expects %D input channels per group, x %S has %D (groups %d)",
-                 op, uw, w->shape[1], ux, x->shape[1] / g, p->groups);
+                 c->name, w, w->shape[1], x, x->shape[1] / g, p.groups);
         return false;
     }
     if (bias && (bias->ndim != 1 || bias->shape[0] != w->shape[0])) {
-        tt__fail(ctx, TT_ERR_SHAPE, "%s: bias has shape %S, expected [%D]", op, bias, w->shape[0]);
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: bias has shape %S, expected [%D]", c->name, bias, w->shape[0]);
         return false;
     }
-    oshape[0] = x->shape[0];
-    oshape[1] = w->shape[0];
-    oshape[2] = tt__out_size(x->shape[2], w->shape[2], p->stride[0], p->padding[0], p->dilation[0]);
-    oshape[3] = tt__out_size(x->shape[3], w->shape[3], p->stride[1], p->padding[1], p->dilation[1]);
-    if (oshape[2] < 1 || oshape[3] < 1) {
+    tt__conv_as_2d(x, &x4);
+    tt__conv_as_2d(w, &w4);
+    oh = tt__out_size(x4.shape[2], w4.shape[2], p.stride[0], p.padding[0], p.dilation[0]);
+    ow = tt__out_size(x4.shape[3], w4.shape[3], p.stride[1], p.padding[1], p.dilation[1]);
+    if (oh < 1 || ow < 1) {
         tt__fail(ctx, TT_ERR_SHAPE, "%s: kernel %S (dilated) does not fit input %S with padding %d,%d",
-                 op, uw, ux, p->padding[0], p->padding[1]);
+                 c->name, w, x, p.padding[0], p.padding[1]);
         return false;
     }
+    out->dtype = TT_F32;
+    out->ndim = nd;
+    out->shape[0] = x->shape[0];
+    out->shape[1] = w->shape[0];
+    if (nd == 4) { out->shape[2] = oh; out->shape[3] = ow; } else out->shape[2] = ow;
+    tt__header_finish(out);
     return true;
 }
 
-static tt_tensor *tt__conv2d(tt_ctx *ctx, const char *op, tt_tensor *x, tt_tensor *w, tt_tensor *bias,
-                             const tt_conv_params *p, const tt_tensor *ux, const tt_tensor *uw) {
-    int64_t os[4], N, C, H, W, O, KH, KW, OH, OW, G, Cg, Og, Kc, n, g;
+static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_conv_params p = tt__conv_params_of(&c->a);
+    tt_tensor x4, w4, *xc, *wc;
+    int64_t N, C, H, W, O, KH, KW, OH, OW, G, Cg, Og, Kc, n, g, o, i;
     bool direct, failed = false;
     const float *xd, *wd, *bd;
-    float *col = NULL;
-    tt_tensor *out, *xc, *wc;
-    tt_scope scope;
-    if (!tt__conv_check(ctx, op, x, w, bias, p, os, ux, uw)) return NULL;
-    out = tt__new(ctx, op, TT_F32, 4, os);
-    if (!out || out->numel == 0) return out;
-    N = x->shape[0]; C = x->shape[1]; H = x->shape[2]; W = x->shape[3];
-    O = w->shape[0]; KH = w->shape[2]; KW = w->shape[3]; OH = os[2]; OW = os[3];
-    G = p->groups; Cg = C / G; Og = O / G; Kc = Cg * KH * KW;
-    direct = KH == 1 && KW == 1 && p->stride[0] == 1 && p->stride[1] == 1 && p->padding[0] == 0 && p->padding[1] == 0;
-    scope = tt_scope_begin(ctx);
-    xc = tt__contiguous_f32(ctx, op, x);
-    wc = tt__contiguous_f32(ctx, op, w);
-    bd = tt__param_data(ctx, op, bias, &failed);
-    if (!direct && xc && wc && !failed) col = (float *)tt__alloc(ctx, op, (size_t)(Kc * OH * OW) * sizeof(float));
-    if (!xc || !wc || failed || (!direct && !col)) { tt_scope_end(ctx, scope); return NULL; }
-    xd = (const float *)tt_data(xc);
-    wd = (const float *)tt_data(wc);
+    float *col = NULL, *yd = (float *)tt__ptr(out);
+    if (out->numel == 0) return true;
+    xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
+    wc = tt__contiguous_f32(ctx, c->name, c->in[1]);
+    bd = tt__param_data(ctx, c->name, c->in[2], &failed);
+    if (!xc || !wc || failed) return false;
+    tt__conv_as_2d(xc, &x4);
+    tt__conv_as_2d(wc, &w4);
+    N = x4.shape[0]; C = x4.shape[1]; H = x4.shape[2]; W = x4.shape[3];
+    O = w4.shape[0]; KH = w4.shape[2]; KW = w4.shape[3];
+    OH = c->op == TT__OP_CONV1D ? 1 : out->shape[2];
+    OW = out->shape[out->ndim - 1];
+    G = p.groups; Cg = C / G; Og = O / G; Kc = Cg * KH * KW;
+    direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
+    if (!direct) {
+        col = (float *)tt__alloc(ctx, c->name, (size_t)(Kc * OH * OW) * sizeof(float));
+        if (!col) return false;
+    }
+    xd = (const float *)tt__ptr(xc);
+    wd = (const float *)tt__ptr(wc);
     for (n = 0; n < N; n++) {
         for (g = 0; g < G; g++) {
             const float *img = xd + (n * C + g * Cg) * H * W;
-            float *y = (float *)out->data + (n * O + g * Og) * OH * OW;
-            if (!direct) tt__im2col(col, img, Cg, H, W, KH, KW, OH, OW, p);
+            float *y = yd + (n * O + g * Og) * OH * OW;
+            if (!direct) tt__im2col(col, img, Cg, H, W, KH, KW, OH, OW, &p);
             tt__gemm(Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1, y);
         }
     }
-    if (bd) {
-        int64_t o, i;
+    if (bd)
         for (n = 0; n < N; n++)
-            for (o = 0; o < O; o++) {
-                float *y = (float *)out->data + (n * O + o) * OH * OW;
-                for (i = 0; i < OH * OW; i++) y[i] += bd[o];
-            }
-    }
-    tt_scope_end(ctx, scope);
-    return out;
-}
-
-TT_API tt_tensor *tt_conv2d_ex(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias, const tt_conv_params *p) {
-    if (!ctx || !x || !weight) return NULL;
-    if (!p) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_conv2d_ex: params are NULL");
-    return tt__conv2d(ctx, "tt_conv2d_ex", x, weight, bias, p, x, weight);
+            for (o = 0; o < O; o++)
+                for (i = 0; i < OH * OW; i++) yd[(n * O + o) * OH * OW + i] += bd[o];
+    return true;
 }
 
 static tt_conv_params tt__conv_params(int sh, int sw, int ph, int pw, int dh, int dw, int groups) {
@@ -2699,70 +3276,66 @@ static tt_conv_params tt__conv_params(int sh, int sw, int ph, int pw, int dh, in
     return p;
 }
 
+static tt_tensor *tt__conv(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, tt_tensor *w, tt_tensor *bias,
+                           const tt_conv_params *p) {
+    tt__attrs a = tt__conv_attrs(p);
+    tt_tensor *in[3];
+    in[0] = x; in[1] = w; in[2] = bias;
+    return tt__op(ctx, name, op, in, 3, &a);
+}
+
+TT_API tt_tensor *tt_conv2d_ex(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias, const tt_conv_params *p) {
+    if (!ctx || !x || !weight) return NULL;
+    if (!p) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_conv2d_ex: params are NULL");
+    return tt__conv(ctx, "tt_conv2d_ex", TT__OP_CONV2D, x, weight, bias, p);
+}
+
 TT_API tt_tensor *tt_conv2d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
                             int stride, int padding, int dilation, int groups) {
     tt_conv_params p = tt__conv_params(stride, stride, padding, padding, dilation, dilation, groups);
-    if (!ctx || !x || !weight) return NULL;
-    return tt__conv2d(ctx, "tt_conv2d", x, weight, bias, &p, x, weight);
+    return tt__conv(ctx, "tt_conv2d", TT__OP_CONV2D, x, weight, bias, &p);
 }
 
 TT_API tt_tensor *tt_conv1d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
                             int stride, int padding, int dilation, int groups) {
-    const char *op = "tt_conv1d";
     tt_conv_params p = tt__conv_params(1, stride, 0, padding, 1, dilation, groups);
-    tt_tensor *x4, *w4, *y;
-    if (!ctx || !x || !weight) return NULL;
-    if (x->ndim != 3 || weight->ndim != 3)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S and weight is %S, expected x [N,C,L] and "
-                                     "weight [O,C/groups,k]", op, x, weight);
-    x4 = tt__unsqueeze(ctx, op, x, 2);                 /* [N,C,1,L] and [O,C/g,1,k] */
-    w4 = tt__unsqueeze(ctx, op, weight, 2);
-    y = (x4 && w4) ? tt__conv2d(ctx, op, x4, w4, bias, &p, x, weight) : NULL;
-    if (!y) return NULL;
-    y->shape[2] = y->shape[3];                         /* [N,O,1,OL] -> [N,O,OL], still contiguous */
-    y->ndim = 3;
-    tt__set_contiguous_strides(y);
-    tt__update_numel(y);
-    return y;
+    return tt__conv(ctx, "tt_conv1d", TT__OP_CONV1D, x, weight, bias, &p);
 }
 
 /* ---- pooling and upsampling (direct loops over contiguous f32 planes) ---------- */
 
-/* Checks a pooling input and its window; fills the output shape and resolves stride. */
-static bool tt__pool_check(tt_ctx *ctx, const char *op, const tt_tensor *x, int kernel, int *stride, int padding,
-                           int64_t *os) {
-    if (x->ndim != 4) { tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected [N,C,H,W]", op, x); return false; }
-    if (*stride == 0) *stride = kernel;
-    if (kernel < 1 || *stride < 1 || padding < 0 || padding > kernel / 2) {
+/* MAX/AVG_POOL2D: a.i = {kernel, stride (0 = kernel), padding}. */
+static bool tt__infer_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int kernel = (int)c->a.i[0], stride = c->a.i[1] ? (int)c->a.i[1] : kernel, padding = (int)c->a.i[2];
+    if (x->ndim != 4) { tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected [N,C,H,W]", c->name, x); return false; }
+    if (kernel < 1 || c->a.i[1] < 0 || padding < 0 || padding > kernel / 2) {
         tt__fail(ctx, TT_ERR_ARG, "%s: kernel %d, stride %d, padding %d: expected kernel >= 1, stride >= 0 "
-                 "(0 = kernel) and 0 <= padding <= kernel/2", op, kernel, *stride, padding);
+                 "(0 = kernel) and 0 <= padding <= kernel/2", c->name, kernel, (int)c->a.i[1], padding);
         return false;
     }
-    os[0] = x->shape[0]; os[1] = x->shape[1];
-    os[2] = tt__out_size(x->shape[2], kernel, *stride, padding, 1);
-    os[3] = tt__out_size(x->shape[3], kernel, *stride, padding, 1);
-    if (os[2] < 1 || os[3] < 1) {
-        tt__fail(ctx, TT_ERR_SHAPE, "%s: a %dx%d window does not fit input %S with padding %d", op, kernel, kernel, x, padding);
+    out->dtype = TT_F32;
+    out->ndim = 4;
+    out->shape[0] = x->shape[0]; out->shape[1] = x->shape[1];
+    out->shape[2] = tt__out_size(x->shape[2], kernel, stride, padding, 1);
+    out->shape[3] = tt__out_size(x->shape[3], kernel, stride, padding, 1);
+    if (out->shape[2] < 1 || out->shape[3] < 1) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: a %dx%d window does not fit input %S with padding %d", c->name, kernel, kernel, x, padding);
         return false;
     }
+    tt__header_finish(out);
     return true;
 }
 
-static tt_tensor *tt__pool2d(tt_ctx *ctx, const char *op, tt_tensor *x, int kernel, int stride, int padding, bool is_max) {
-    int64_t os[4], H, W, OH, OW, plane, oh, ow, i, j;
-    tt_tensor *out, *xc;
-    tt_scope scope;
-    if (!ctx || !x) return NULL;
-    if (!tt__pool_check(ctx, op, x, kernel, &stride, padding, os)) return NULL;
-    out = tt__new(ctx, op, TT_F32, 4, os);
-    if (!out || out->numel == 0) return out;
-    H = x->shape[2]; W = x->shape[3]; OH = os[2]; OW = os[3];
-    scope = tt_scope_begin(ctx);
-    xc = tt__contiguous_f32(ctx, op, x);
-    if (!xc) { tt_scope_end(ctx, scope); return NULL; }
-    for (plane = 0; plane < os[0] * os[1]; plane++) {
-        const float *src = (const float *)tt_data(xc) + plane * H * W;
-        float *dst = (float *)out->data + plane * OH * OW;
+static bool tt__exec_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    int64_t kernel = c->a.i[0], stride = c->a.i[1] ? c->a.i[1] : kernel, padding = c->a.i[2];
+    int64_t H = c->in[0]->shape[2], W = c->in[0]->shape[3], OH = out->shape[2], OW = out->shape[3], plane, oh, ow, i, j;
+    bool is_max = c->op == TT__OP_MAX_POOL2D;
+    tt_tensor *xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
+    if (!xc) return false;
+    for (plane = 0; plane < out->shape[0] * out->shape[1]; plane++) {
+        const float *src = (const float *)tt__ptr(xc) + plane * H * W;
+        float *dst = (float *)tt__ptr(out) + plane * OH * OW;
         for (oh = 0; oh < OH; oh++)
             for (ow = 0; ow < OW; ow++) {
                 int64_t h0 = oh * stride - padding, w0 = ow * stride - padding;
@@ -2776,79 +3349,66 @@ static tt_tensor *tt__pool2d(tt_ctx *ctx, const char *op, tt_tensor *x, int kern
                 dst[oh * OW + ow] = is_max ? m : (float)(s / ((double)kernel * kernel));  /* padding counts */
             }
     }
-    tt_scope_end(ctx, scope);
-    return out;
+    return true;
 }
 
+static tt_tensor *tt__pool(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, int kernel, int stride, int padding) {
+    tt__attrs a = tt__attrs_ints(kernel, stride, padding, 0);
+    return tt__op1(ctx, name, op, x, &a);
+}
 TT_API tt_tensor *tt_max_pool2d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding) {
-    return tt__pool2d(ctx, "tt_max_pool2d", x, kernel, stride, padding, true);
+    return tt__pool(ctx, "tt_max_pool2d", TT__OP_MAX_POOL2D, x, kernel, stride, padding);
 }
 TT_API tt_tensor *tt_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding) {
-    return tt__pool2d(ctx, "tt_avg_pool2d", x, kernel, stride, padding, false);
+    return tt__pool(ctx, "tt_avg_pool2d", TT__OP_AVG_POOL2D, x, kernel, stride, padding);
 }
 
-/* Shared by adaptive pooling and upsampling: checks x and the requested output size. */
-static tt_tensor *tt__resize_out(tt_ctx *ctx, const char *op, const tt_tensor *x, int64_t oh, int64_t ow, bool need_input) {
-    int64_t os[4];
-    if (x->ndim != 4) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected [N,C,H,W]", op, x);
-    if (oh < 1 || ow < 1 || (need_input && (x->shape[2] < 1 || x->shape[3] < 1)))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: output size %Dx%D for input %S: expected sizes >= 1 and a "
-                                     "non-empty input", op, oh, ow, x);
-    os[0] = x->shape[0]; os[1] = x->shape[1]; os[2] = oh; os[3] = ow;
-    return tt__new(ctx, op, TT_F32, 4, os);
+/* ADAPTIVE_AVG_POOL2D / UPSAMPLE_NEAREST: a.i = {out_h, out_w}. */
+static bool tt__infer_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int64_t oh = c->a.i[0], ow = c->a.i[1];
+    if (x->ndim != 4) { tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected [N,C,H,W]", c->name, x); return false; }
+    if (oh < 1 || ow < 1 || x->shape[2] < 1 || x->shape[3] < 1) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: output size %Dx%D for input %S: expected sizes >= 1 and a non-empty input",
+                 c->name, oh, ow, x);
+        return false;
+    }
+    out->dtype = TT_F32;
+    out->ndim = 4;
+    out->shape[0] = x->shape[0]; out->shape[1] = x->shape[1]; out->shape[2] = oh; out->shape[3] = ow;
+    tt__header_finish(out);
+    return true;
 }
 
-TT_API tt_tensor *tt_adaptive_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w) {
-    const char *op = "tt_adaptive_avg_pool2d";
-    int64_t H, W, plane, oh, ow, i, j;
-    tt_tensor *out, *xc;
-    tt_scope scope;
-    if (!ctx || !x) return NULL;
-    out = tt__resize_out(ctx, op, x, out_h, out_w, true);
-    if (!out || out->numel == 0) return out;
-    H = x->shape[2]; W = x->shape[3];
-    scope = tt_scope_begin(ctx);
-    xc = tt__contiguous_f32(ctx, op, x);
-    if (!xc) { tt_scope_end(ctx, scope); return NULL; }
-    for (plane = 0; plane < x->shape[0] * x->shape[1]; plane++) {
-        const float *src = (const float *)tt_data(xc) + plane * H * W;
-        float *dst = (float *)out->data + plane * out_h * out_w;
-        for (oh = 0; oh < out_h; oh++) {
-            int64_t h0 = oh * H / out_h, h1 = ((oh + 1) * H + out_h - 1) / out_h;
-            for (ow = 0; ow < out_w; ow++) {
-                int64_t w0 = ow * W / out_w, w1 = ((ow + 1) * W + out_w - 1) / out_w;
+static bool tt__exec_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    int64_t H = c->in[0]->shape[2], W = c->in[0]->shape[3], OH = out->shape[2], OW = out->shape[3], plane, oh, ow, i, j;
+    tt_tensor *xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
+    if (!xc) return false;
+    for (plane = 0; plane < out->shape[0] * out->shape[1]; plane++) {
+        const float *src = (const float *)tt__ptr(xc) + plane * H * W;
+        float *dst = (float *)tt__ptr(out) + plane * OH * OW;
+        for (oh = 0; oh < OH; oh++) {
+            int64_t h0 = oh * H / OH, h1 = ((oh + 1) * H + OH - 1) / OH;
+            for (ow = 0; ow < OW; ow++) {
+                int64_t w0 = ow * W / OW, w1 = ((ow + 1) * W + OW - 1) / OW;
                 double s = 0;
+                if (c->op == TT__OP_UPSAMPLE_NEAREST) { dst[oh * OW + ow] = src[h0 * W + w0]; continue; }
                 for (i = h0; i < h1; i++)
                     for (j = w0; j < w1; j++) s += src[i * W + j];
-                dst[oh * out_w + ow] = (float)(s / (double)((h1 - h0) * (w1 - w0)));
+                dst[oh * OW + ow] = (float)(s / (double)((h1 - h0) * (w1 - w0)));
             }
         }
     }
-    tt_scope_end(ctx, scope);
-    return out;
+    return true;
 }
 
+TT_API tt_tensor *tt_adaptive_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w) {
+    tt__attrs a = tt__attrs_ints(out_h, out_w, 0, 0);
+    return tt__op1(ctx, "tt_adaptive_avg_pool2d", TT__OP_ADAPTIVE_AVG_POOL2D, x, &a);
+}
 TT_API tt_tensor *tt_upsample_nearest(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w) {
-    const char *op = "tt_upsample_nearest";
-    int64_t H, W, plane, oh, ow;
-    tt_tensor *out, *xc;
-    tt_scope scope;
-    if (!ctx || !x) return NULL;
-    out = tt__resize_out(ctx, op, x, out_h, out_w, true);
-    if (!out || out->numel == 0) return out;
-    H = x->shape[2]; W = x->shape[3];
-    scope = tt_scope_begin(ctx);
-    xc = tt__contiguous_f32(ctx, op, x);
-    if (!xc) { tt_scope_end(ctx, scope); return NULL; }
-    for (plane = 0; plane < x->shape[0] * x->shape[1]; plane++) {
-        const float *src = (const float *)tt_data(xc) + plane * H * W;
-        float *dst = (float *)out->data + plane * out_h * out_w;
-        for (oh = 0; oh < out_h; oh++)
-            for (ow = 0; ow < out_w; ow++)
-                dst[oh * out_w + ow] = src[(oh * H / out_h) * W + ow * W / out_w];
-    }
-    tt_scope_end(ctx, scope);
-    return out;
+    tt__attrs a = tt__attrs_ints(out_h, out_w, 0, 0);
+    return tt__op1(ctx, "tt_upsample_nearest", TT__OP_UPSAMPLE_NEAREST, x, &a);
 }
 
 /* ==========================================================================
@@ -2856,80 +3416,84 @@ TT_API tt_tensor *tt_upsample_nearest(tt_ctx *ctx, tt_tensor *x, int64_t out_h, 
  *
  * Most of these are a view plus a copy: concat copies each input into a slice of the
  * output, pad copies x into the middle of a filled tensor, tile and repeat_interleave
- * expand a view with extra axes and copy it, flip copies a view with negative strides.
- * Index ops check every index before they write anything.
+ * copy a view with a stride-0 axis, flip copies a view with negative strides. Index ops
+ * check every index before they write anything. The views here are headers on the C
+ * stack (tt__view_on), so these kernels allocate nothing.
  * ========================================================================== */
-static tt_tensor *tt__concat(tt_ctx *ctx, const char *op, tt_tensor *const *xs, int n, int axis) {
-    int64_t shape[TT_MAX_DIMS], off = 0;
-    int a, i, d;
-    tt_tensor *out;
-    tt_scope scope;
-    if (!ctx) return NULL;
-    if (!xs || n < 1) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: expected at least one tensor, got %d", op, n);
-    for (i = 0; i < n; i++) if (!xs[i]) return NULL;
-    a = tt__axis(axis, xs[0]->ndim);
-    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, xs[0]);
-    for (d = 0; d < xs[0]->ndim; d++) shape[d] = xs[0]->shape[d];
-    shape[a] = 0;
-    for (i = 0; i < n; i++) {
-        bool ok = xs[i]->ndim == xs[0]->ndim;
-        for (d = 0; ok && d < xs[0]->ndim; d++) ok = d == a || xs[i]->shape[d] == xs[0]->shape[d];
-        if (!ok) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: tensor %d has shape %S, tensor 0 has %S: all sizes "
-                                              "but axis %d must match", op, i, xs[i], xs[0], a);
-        if (xs[i]->dtype != xs[0]->dtype)
-            return (tt_tensor *)tt__fail(ctx, TT_ERR_DTYPE, "%s: tensor %d is %T, tensor 0 is %T", op, i,
-                                         (int)xs[i]->dtype, (int)xs[0]->dtype);
-        shape[a] += xs[i]->shape[a];
-    }
-    out = tt__new(ctx, op, xs[0]->dtype, xs[0]->ndim, shape);
-    if (!out) return NULL;
-    scope = tt_scope_begin(ctx);
-    for (i = 0; i < n; i++) {
-        tt_tensor *dst = tt__slice(ctx, op, out, a, off, off + xs[i]->shape[a], 1);
-        if (!dst) { tt_scope_end(ctx, scope); return NULL; }
-        tt__copy_into(dst, xs[i]);
-        off += xs[i]->shape[a];
-    }
-    tt_scope_end(ctx, scope);
-    return out;
+
+/* dst = the slice [start, start+len) of x along axis a (a stack header). */
+static void tt__slice_on(tt_tensor *x, int a, int64_t start, int64_t len, tt_tensor *dst) {
+    *dst = *x;
+    dst->shape[a] = len;
+    if (len > 0) dst->offset += start * x->stride[a];
+    tt__update_numel(dst);
 }
 
+/* CONCAT / STACK: in = the n tensors, a.i[0] = axis. */
+static bool tt__infer_concat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x0 = c->in[0];
+    bool stack = c->op == TT__OP_STACK;
+    int nd = x0->ndim + (stack ? 1 : 0), a = tt__axis((int)c->a.i[0], nd), i, d;
+    if (a < 0 || nd > TT_MAX_DIMS) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for %s shape %S", c->name, (int)c->a.i[0],
+                 stack ? "stacking" : "concatenating", x0);
+        return false;
+    }
+    for (i = 1; i < c->n_in; i++) {
+        const tt_tensor *x = c->in[i];
+        bool ok = x->ndim == x0->ndim;
+        for (d = 0; ok && d < x0->ndim; d++) ok = (!stack && d == a) || x->shape[d] == x0->shape[d];
+        if (!ok) {
+            tt__fail(ctx, TT_ERR_SHAPE, stack ? "%s: tensor %d has shape %S, tensor 0 has %S: all must match"
+                                              : "%s: tensor %d has shape %S, tensor 0 has %S: all sizes but axis %d must match",
+                     c->name, i, x, x0, a);
+            return false;
+        }
+        if (x->dtype != x0->dtype) {
+            tt__fail(ctx, TT_ERR_DTYPE, "%s: tensor %d is %T, tensor 0 is %T", c->name, i, (int)x->dtype, (int)x0->dtype);
+            return false;
+        }
+    }
+    out->dtype = x0->dtype;
+    out->ndim = nd;
+    for (d = 0; d < nd; d++) out->shape[d] = stack ? (d < a ? x0->shape[d] : d == a ? c->n_in : x0->shape[d - 1]) : x0->shape[d];
+    if (!stack) for (i = 1; i < c->n_in; i++) out->shape[a] += c->in[i]->shape[a];
+    tt__header_finish(out);
+    return true;
+}
+
+static bool tt__exec_concat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    bool stack = c->op == TT__OP_STACK;
+    int a = tt__axis((int)c->a.i[0], out->ndim), i;
+    int64_t off = 0;
+    (void)ctx;
+    for (i = 0; i < c->n_in; i++) {
+        tt_tensor dst, src = *c->in[i];
+        if (stack) {                                   /* src viewed with a size-1 axis at a */
+            int d;
+            for (d = src.ndim; d > a; d--) { src.shape[d] = src.shape[d - 1]; src.stride[d] = src.stride[d - 1]; }
+            src.shape[a] = 1;
+            src.stride[a] = 0;
+            src.ndim++;
+        }
+        tt__slice_on(out, a, off, src.shape[a], &dst);
+        tt__copy_into(&dst, &src);
+        off += src.shape[a];
+    }
+    return true;
+}
+
+static tt_tensor *tt__concat_op(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *const *xs, int n, int axis) {
+    tt__attrs a = tt__attrs_ints(axis, 0, 0, 0);
+    if (!ctx) return NULL;
+    if (!xs || n < 1) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: expected at least one tensor, got %d", name, n);
+    return tt__op(ctx, name, op, xs, n, &a);
+}
 TT_API tt_tensor *tt_concat(tt_ctx *ctx, tt_tensor *const *xs, int n, int axis) {
-    return tt__concat(ctx, "tt_concat", xs, n, axis);
+    return tt__concat_op(ctx, "tt_concat", TT__OP_CONCAT, xs, n, axis);
 }
-
 TT_API tt_tensor *tt_stack(tt_ctx *ctx, tt_tensor *const *xs, int n, int axis) {
-    const char *op = "tt_stack";
-    int64_t shape[TT_MAX_DIMS];
-    tt_tensor *out;
-    tt_scope scope;
-    int i, a, d;
-    if (!ctx) return NULL;
-    if (!xs || n < 1) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: expected at least one tensor, got %d", op, n);
-    for (i = 0; i < n; i++) if (!xs[i]) return NULL;
-    for (i = 1; i < n; i++) {
-        if (!tt_same_shape(xs[i], xs[0]))
-            return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: tensor %d has shape %S, tensor 0 has %S: all must match",
-                                         op, i, xs[i], xs[0]);
-        if (xs[i]->dtype != xs[0]->dtype)
-            return (tt_tensor *)tt__fail(ctx, TT_ERR_DTYPE, "%s: tensor %d is %T, tensor 0 is %T", op, i,
-                                         (int)xs[i]->dtype, (int)xs[0]->dtype);
-    }
-    a = tt__axis(axis, xs[0]->ndim + 1);
-    if (a < 0 || xs[0]->ndim >= TT_MAX_DIMS)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for stacking shape %S", op, axis, xs[0]);
-    for (d = 0; d < xs[0]->ndim + 1; d++) shape[d] = d < a ? xs[0]->shape[d] : d == a ? n : xs[0]->shape[d - 1];
-    out = tt__new(ctx, op, xs[0]->dtype, xs[0]->ndim + 1, shape);
-    if (!out) return NULL;
-    scope = tt_scope_begin(ctx);
-    for (i = 0; i < n; i++) {                           /* out[..., i, ...] = xs[i] */
-        tt_tensor *dst = tt__slice(ctx, op, out, a, i, i + 1, 1);
-        tt_tensor *src = tt__unsqueeze(ctx, op, xs[i], a);
-        if (!dst || !src) { tt_scope_end(ctx, scope); return NULL; }
-        tt__copy_into(dst, src);
-    }
-    tt_scope_end(ctx, scope);
-    return out;
+    return tt__concat_op(ctx, "tt_stack", TT__OP_STACK, xs, n, axis);
 }
 
 TT_API int tt_split(tt_ctx *ctx, tt_tensor *x, int64_t split_size, int axis, tt_tensor **out, int max_out) {
@@ -2942,9 +3506,10 @@ TT_API int tt_split(tt_ctx *ctx, tt_tensor *x, int64_t split_size, int axis, tt_
     if (max_out > 0 && !out) { tt__fail(ctx, TT_ERR_ARG, "tt_split: out is NULL but max_out is %d", max_out); return -1; }
     size = x->shape[a];
     count = size == 0 ? 1 : (int)((size - 1) / split_size + 1);
-    for (i = 0; i < count && i < max_out; i++) {
+    for (i = 0; i < count && i < max_out; i++) {      /* each piece is a recorded slice */
         int64_t start = (int64_t)i * split_size;
-        out[i] = tt__slice(ctx, "tt_split", x, a, start, start + tt__min64(split_size, size - start), 1);
+        tt__attrs at = tt__attrs_ints(a, start, start + tt__min64(split_size, size - start), 1);
+        out[i] = tt__op1(ctx, "tt_split", TT__OP_SLICE, x, &at);
         if (!out[i]) return -1;
     }
     return count;
@@ -2961,41 +3526,60 @@ TT_API int tt_chunk(tt_ctx *ctx, tt_tensor *x, int chunks, int axis, tt_tensor *
     return tt_split(ctx, x, size == 0 ? 1 : (size - 1) / chunks + 1, a, out, max_out);
 }
 
-TT_API tt_tensor *tt_pad(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int n_pads, float value) {
-    const char *op = "tt_pad";
-    int64_t shape[TT_MAX_DIMS];
-    int i, d;
-    tt_tensor *out, *dst;
-    tt_scope scope;
-    if (!ctx || !x) return NULL;
-    if (n_pads < 0 || n_pads % 2 != 0 || n_pads > 2 * x->ndim || (n_pads > 0 && !pads))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: %d pads for shape %S: expected an even number <= %d",
-                                     op, n_pads, x, 2 * x->ndim);
-    for (d = 0; d < x->ndim; d++) shape[d] = x->shape[d];
+/* PAD: a.i[0] = n_pads, a.i[1..] = pads, a.f[0] = value. */
+static bool tt__infer_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int n_pads = (int)c->a.i[0], i, d;
+    if (n_pads < 0 || n_pads % 2 != 0 || n_pads > 2 * x->ndim) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: %d pads for shape %S: expected an even number <= %d", c->name, n_pads, x, 2 * x->ndim);
+        return false;
+    }
+    out->dtype = x->dtype;
+    out->ndim = x->ndim;
+    for (d = 0; d < x->ndim; d++) out->shape[d] = x->shape[d];
     for (i = 0; i < n_pads; i++) {
-        if (pads[i] < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: pads[%d] is %D, expected >= 0", op, i, pads[i]);
-        shape[x->ndim - 1 - i / 2] += pads[i];
+        if (c->a.i[1 + i] < 0) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: pads[%d] is %D, expected >= 0", c->name, i, c->a.i[1 + i]);
+            return false;
+        }
+        out->shape[x->ndim - 1 - i / 2] += c->a.i[1 + i];
     }
-    out = tt__full(ctx, op, x->dtype, x->ndim, shape, value);
-    if (!out) return NULL;
-    scope = tt_scope_begin(ctx);
-    dst = out;
-    for (i = 0; dst && i < n_pads; i += 2) {             /* the middle of out, where x goes */
+    tt__header_finish(out);
+    return true;
+}
+
+static bool tt__exec_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *x = c->in[0], mid = *out;
+    int i;
+    int64_t e;
+    (void)ctx;
+    for (e = 0; e < out->numel; e++) tt__store(out->data, out->dtype, out->offset + e, c->a.f[0]);
+    for (i = 0; i < (int)c->a.i[0]; i += 2) {          /* the middle of out, where x goes */
         int ax = x->ndim - 1 - i / 2;
-        dst = tt__slice(ctx, op, dst, ax, pads[i], pads[i] + x->shape[ax], 1);
+        tt_tensor next;
+        tt__slice_on(&mid, ax, c->a.i[1 + i], x->shape[ax], &next);
+        mid = next;
     }
-    if (dst) tt__copy_into(dst, x);
-    tt_scope_end(ctx, scope);
-    return dst ? out : NULL;
+    tt__copy_into(&mid, x);
+    return true;
+}
+
+TT_API tt_tensor *tt_pad(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int n_pads, float value) {
+    tt__attrs a = tt__attrs_zero();
+    int i;
+    if (!ctx || !x) return NULL;
+    if (n_pads < 0 || n_pads > 2 * TT_MAX_DIMS || (n_pads > 0 && !pads))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_pad: %d pads for shape %S: expected an even number <= %d",
+                                     n_pads, x, 2 * x->ndim);
+    a.i[0] = n_pads;
+    for (i = 0; i < n_pads; i++) a.i[1 + i] = pads[i];
+    a.f[0] = value;
+    return tt__op1(ctx, "tt_pad", TT__OP_PAD, x, &a);
 }
 
 /* Every element of the i32 tensor index is in [0, limit); an error naming op otherwise. */
 static bool tt__check_indices(tt_ctx *ctx, const char *op, const tt_tensor *index, int64_t limit) {
     int64_t i;
-    if (index->dtype != TT_I32) {
-        tt__fail(ctx, TT_ERR_DTYPE, "%s: index has dtype %T, expected i32", op, (int)index->dtype);
-        return false;
-    }
     for (i = 0; i < index->numel; i++) {
         int32_t v = ((const int32_t *)index->data)[tt__offset_of(index, i)];
         if (v < 0 || v >= limit) {
@@ -3007,29 +3591,42 @@ static bool tt__check_indices(tt_ctx *ctx, const char *op, const tt_tensor *inde
     return true;
 }
 
-/* Copies element at storage offset so of src to element do of dst (same dtype). */
+static bool tt__check_index_dtype(tt_ctx *ctx, const char *op, const tt_tensor *index) {
+    if (index->dtype == TT_I32) return true;
+    tt__fail(ctx, TT_ERR_DTYPE, "%s: index has dtype %T, expected i32", op, (int)index->dtype);
+    return false;
+}
+
+/* Copies element at storage offset sofs of src to element dofs of dst (same dtype). */
 static void tt__copy_elem(void *dst, int64_t dofs, const void *src, int64_t sofs, size_t es) {
     memcpy((char *)dst + dofs * (int64_t)es, (const char *)src + sofs * (int64_t)es, es);
 }
 
-TT_API tt_tensor *tt_gather(tt_ctx *ctx, tt_tensor *x, int axis, tt_tensor *index) {
-    const char *op = "tt_gather";
-    int a, d;
-    int64_t i;
-    size_t es;
-    tt_tensor *out;
-    if (!ctx || !x || !index) return NULL;
-    a = tt__axis(axis, x->ndim);
-    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
-    if (index->ndim != x->ndim)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: index %S must have as many axes as x %S", op, index, x);
+/* GATHER: in = {x, index}, a.i[0] = axis. */
+static bool tt__infer_gather(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0], *index = c->in[1];
+    int a = tt__axis((int)c->a.i[0], x->ndim), d;
+    if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", c->name, (int)c->a.i[0], x); return false; }
+    if (!tt__check_index_dtype(ctx, c->name, index)) return false;
+    if (index->ndim != x->ndim) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: index %S must have as many axes as x %S", c->name, index, x);
+        return false;
+    }
     for (d = 0; d < x->ndim; d++)
-        if (d != a && index->shape[d] > x->shape[d])
-            return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: index %S is larger than x %S on axis %d", op, index, x, d);
-    if (!tt__check_indices(ctx, op, index, x->shape[a])) return NULL;
-    out = tt__new(ctx, op, x->dtype, index->ndim, index->shape);
-    if (!out) return NULL;
-    es = tt_dtype_size(x->dtype);
+        if (d != a && index->shape[d] > x->shape[d]) {
+            tt__fail(ctx, TT_ERR_SHAPE, "%s: index %S is larger than x %S on axis %d", c->name, index, x, d);
+            return false;
+        }
+    tt__infer_like(out, index, x->dtype);
+    return true;
+}
+
+static bool tt__exec_gather(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0], *index = c->in[1];
+    int a = tt__axis((int)c->a.i[0], x->ndim), d;
+    size_t es = tt_dtype_size(x->dtype);
+    int64_t i;
+    if (!tt__check_indices(ctx, c->name, index, x->shape[a])) return false;
     for (i = 0; i < out->numel; i++) {                  /* out[i0..] = x[i0.., index[i0..], ..] */
         int64_t rest = i, src = x->offset;
         int32_t v = ((const int32_t *)index->data)[tt__offset_of(index, i)];
@@ -3038,65 +3635,77 @@ TT_API tt_tensor *tt_gather(tt_ctx *ctx, tt_tensor *x, int axis, tt_tensor *inde
             rest /= out->shape[d];
             src += (d == a ? (int64_t)v : id) * x->stride[d];
         }
-        tt__copy_elem(out->data, i, x->data, src, es);
+        tt__copy_elem(out->data, out->offset + i, x->data, src, es);
     }
-    return out;
+    return true;
 }
 
-/* index_select with op naming the caller; the checks are done by the callers. */
-static tt_tensor *tt__index_select(tt_ctx *ctx, const char *op, tt_tensor *x, int a, tt_tensor *index) {
-    int64_t shape[TT_MAX_DIMS], k;
+TT_API tt_tensor *tt_gather(tt_ctx *ctx, tt_tensor *x, int axis, tt_tensor *index) {
+    tt__attrs a = tt__attrs_ints(axis, 0, 0, 0);
+    tt_tensor *in[2];
+    in[0] = x; in[1] = index;
+    return tt__op(ctx, "tt_gather", TT__OP_GATHER, in, 2, &a);
+}
+
+/* INDEX_SELECT: in = {x, index (1-D)}, a.i[0] = axis. EMBEDDING: in = {weight [V,D], indices}. */
+static bool tt__infer_index_select(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0], *index = c->in[1];
     int d;
-    tt_tensor *out;
-    tt_scope scope;
-    for (d = 0; d < x->ndim; d++) shape[d] = x->shape[d];
-    shape[a] = index->numel;
-    out = tt__new(ctx, op, x->dtype, x->ndim, shape);
-    if (!out) return NULL;
-    scope = tt_scope_begin(ctx);
-    for (k = 0; k < index->numel; k++) {                /* out[.., k, ..] = x[.., index[k], ..] */
-        int32_t v = ((const int32_t *)index->data)[tt__offset_of(index, k)];
-        tt_tensor *dst = tt__slice(ctx, op, out, a, k, k + 1, 1);
-        tt_tensor *src = tt__slice(ctx, op, x, a, v, (int64_t)v + 1, 1);
-        if (!dst || !src) { tt_scope_end(ctx, scope); return NULL; }
-        tt__copy_into(dst, src);
-        tt_scope_end(ctx, scope);                        /* the two headers are not needed again */
+    if (c->op == TT__OP_EMBEDDING) {
+        if (x->ndim != 2) { tt__fail(ctx, TT_ERR_SHAPE, "%s: weight has shape %S, expected [V,D]", c->name, x); return false; }
+        if (!tt__check_index_dtype(ctx, c->name, index)) return false;
+        if (index->ndim >= TT_MAX_DIMS) { tt__fail(ctx, TT_ERR_SHAPE, "%s: indices %S have too many axes", c->name, index); return false; }
+        out->dtype = x->dtype;
+        out->ndim = index->ndim + 1;
+        for (d = 0; d < index->ndim; d++) out->shape[d] = index->shape[d];
+        out->shape[index->ndim] = x->shape[1];
+    } else {
+        int a = tt__axis((int)c->a.i[0], x->ndim);
+        if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", c->name, (int)c->a.i[0], x); return false; }
+        if (!tt__check_index_dtype(ctx, c->name, index)) return false;
+        if (index->ndim != 1) { tt__fail(ctx, TT_ERR_SHAPE, "%s: index has shape %S, expected a 1-D tensor", c->name, index); return false; }
+        out->dtype = x->dtype;
+        out->ndim = x->ndim;
+        for (d = 0; d < x->ndim; d++) out->shape[d] = d == a ? index->numel : x->shape[d];
     }
-    return out;
+    tt__header_finish(out);
+    return true;
+}
+
+static bool tt__exec_index_select(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *x = c->in[0], *index = c->in[1], dst_all = *out;
+    int a = c->op == TT__OP_EMBEDDING ? 0 : tt__axis((int)c->a.i[0], x->ndim);
+    int64_t k;
+    if (!tt__check_indices(ctx, c->name, index, x->shape[a])) return false;
+    if (c->op == TT__OP_EMBEDDING) {                   /* out seen as [n, D] rows */
+        dst_all.ndim = 2;
+        dst_all.shape[0] = index->numel;
+        dst_all.shape[1] = x->shape[1];
+        tt__set_contiguous_strides(&dst_all);
+        tt__update_numel(&dst_all);
+    }
+    for (k = 0; k < index->numel; k++) {               /* out[.., k, ..] = x[.., index[k], ..] */
+        int32_t v = ((const int32_t *)index->data)[tt__offset_of(index, k)];
+        tt_tensor dst, src;
+        tt__slice_on(&dst_all, a, k, 1, &dst);
+        tt__slice_on(x, a, v, 1, &src);
+        tt__copy_into(&dst, &src);
+    }
+    return true;
 }
 
 TT_API tt_tensor *tt_index_select(tt_ctx *ctx, tt_tensor *x, int axis, tt_tensor *index) {
-    const char *op = "tt_index_select";
-    int a;
-    if (!ctx || !x || !index) return NULL;
-    a = tt__axis(axis, x->ndim);
-    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
-    if (index->ndim != 1)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: index has shape %S, expected a 1-D tensor", op, index);
-    if (!tt__check_indices(ctx, op, index, x->shape[a])) return NULL;
-    return tt__index_select(ctx, op, x, a, index);
+    tt__attrs a = tt__attrs_ints(axis, 0, 0, 0);
+    tt_tensor *in[2];
+    in[0] = x; in[1] = index;
+    return tt__op(ctx, "tt_index_select", TT__OP_INDEX_SELECT, in, 2, &a);
 }
 
 TT_API tt_tensor *tt_embedding(tt_ctx *ctx, tt_tensor *weight, tt_tensor *indices) {
-    const char *op = "tt_embedding";
-    int64_t shape[TT_MAX_DIMS];
-    int d;
-    tt_tensor *rows;
-    if (!ctx || !weight || !indices) return NULL;
-    if (weight->ndim != 2)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: weight has shape %S, expected [V,D]", op, weight);
-    if (indices->ndim >= TT_MAX_DIMS)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: indices %S have too many axes", op, indices);
-    if (!tt__check_indices(ctx, op, indices, weight->shape[0])) return NULL;
-    rows = tt__index_select(ctx, op, weight, 0, indices);   /* [n, D], contiguous */
-    if (!rows) return NULL;
-    for (d = 0; d < indices->ndim; d++) shape[d] = indices->shape[d];
-    shape[indices->ndim] = weight->shape[1];
-    rows->ndim = indices->ndim + 1;                       /* reshape its header in place */
-    for (d = 0; d < rows->ndim; d++) rows->shape[d] = shape[d];
-    tt__set_contiguous_strides(rows);
-    tt__update_numel(rows);
-    return rows;
+    tt__attrs a = tt__attrs_zero();
+    tt_tensor *in[2];
+    in[0] = weight; in[1] = indices;
+    return tt__op(ctx, "tt_embedding", TT__OP_EMBEDDING, in, 2, &a);
 }
 
 /* Copies a (possibly zero- or negative-strided) view of x into out, a contiguous tensor
@@ -3131,113 +3740,158 @@ static void tt__repeat_into(tt_tensor *dst, const tt_tensor *x, int a, int64_t r
     tt__copy_view(dst, x, 4, shape, stride, x->offset);
 }
 
-TT_API tt_tensor *tt_repeat_interleave(tt_ctx *ctx, tt_tensor *x, int64_t repeats, int axis) {
-    const char *op = "tt_repeat_interleave";
-    int64_t oshape[TT_MAX_DIMS];
-    int a, d;
-    tt_tensor *out, *xc;
-    tt_scope scope;
-    if (!ctx || !x) return NULL;
-    a = tt__axis(axis, x->ndim);
-    if (a < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", op, axis, x);
-    if (repeats < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: repeats is %D, expected >= 0", op, repeats);
-    for (d = 0; d < x->ndim; d++) oshape[d] = x->shape[d];
-    oshape[a] = tt__mul_checked(x->shape[a], repeats);
-    if (oshape[a] < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: the result is too large", op);
-    out = tt__new(ctx, op, x->dtype, x->ndim, oshape);
-    if (!out) return NULL;
-    scope = tt_scope_begin(ctx);
-    xc = tt_contiguous(ctx, x);
-    if (xc) tt__repeat_into(out, xc, a, repeats, true);
-    tt_scope_end(ctx, scope);
-    return xc ? out : NULL;
-}
-
-TT_API tt_tensor *tt_flip(tt_ctx *ctx, tt_tensor *x, const int *axes, int n) {
-    const char *op = "tt_flip";
-    int64_t stride[TT_MAX_DIMS], offset;
-    bool flip[TT_MAX_DIMS];
-    int i, d;
-    tt_tensor *out;
-    if (!ctx || !x) return NULL;
-    if (n < 0 || n > x->ndim || (n > 0 && !axes))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: %d axes for shape %S", op, n, x);
-    for (d = 0; d < TT_MAX_DIMS; d++) flip[d] = false;
-    for (i = 0; i < n; i++) {
-        int a = tt__axis(axes[i], x->ndim);
-        if (a < 0 || flip[a])
-            return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range or repeated for shape %S",
-                                         op, axes[i], x);
-        flip[a] = true;
+/* The repetition count of each output axis: REPEAT_INTERLEAVE a.i = {repeats, axis};
+   TILE a.i = {n, reps...} aligned at the last axis. Fills out's shape; -1 on error. */
+static int tt__repeat_plan(tt_ctx *ctx, const tt__call *c, int64_t *reps, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int D = x->ndim, d;
+    int64_t total = 1;
+    if (c->op == TT__OP_REPEAT_INTERLEAVE) {
+        int a = tt__axis((int)c->a.i[1], x->ndim);
+        if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", c->name, (int)c->a.i[1], x); return -1; }
+        if (c->a.i[0] < 0) { tt__fail(ctx, TT_ERR_ARG, "%s: repeats is %D, expected >= 0", c->name, c->a.i[0]); return -1; }
+        for (d = 0; d < D; d++) reps[d] = d == a ? c->a.i[0] : 1;
+    } else {
+        int n = (int)c->a.i[0];
+        if (n < 0 || n > TT_MAX_DIMS) { tt__fail(ctx, TT_ERR_ARG, "%s: %d reps, expected 0..%d", c->name, n, TT_MAX_DIMS); return -1; }
+        D = n > x->ndim ? n : x->ndim;
+        for (d = 0; d < D; d++) {
+            int rd = d - (D - n);
+            reps[d] = rd >= 0 ? c->a.i[1 + rd] : 1;
+            if (reps[d] < 0) { tt__fail(ctx, TT_ERR_ARG, "%s: reps[%d] is %D, expected >= 0", c->name, rd, reps[d]); return -1; }
+        }
     }
-    out = tt__new(ctx, op, x->dtype, x->ndim, x->shape);
-    if (!out) return NULL;
-    offset = x->offset;
-    for (d = 0; d < x->ndim; d++) {                    /* walk flipped axes backwards: negative stride */
-        stride[d] = flip[d] ? -x->stride[d] : x->stride[d];
-        if (flip[d] && x->shape[d] > 0) offset += (x->shape[d] - 1) * x->stride[d];
-    }
-    tt__copy_view(out, x, x->ndim, x->shape, stride, offset);
-    return out;
-}
-
-TT_API tt_tensor *tt_tile(tt_ctx *ctx, tt_tensor *x, const int64_t *reps, int n) {
-    const char *op = "tt_tile";
-    int64_t shape[TT_MAX_DIMS], r[TT_MAX_DIMS], total = 1;
-    int D, d, last = -1;
-    tt_tensor *out, *cur;
-    tt_scope scope;
-    if (!ctx || !x) return NULL;
-    if (n < 0 || n > TT_MAX_DIMS || (n > 0 && !reps))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: %d reps, expected 0..%d", op, n, TT_MAX_DIMS);
-    D = n > x->ndim ? n : x->ndim;                     /* x and reps are aligned at the last axis */
+    out->dtype = x->dtype;
+    out->ndim = D;
     for (d = 0; d < D; d++) {
-        int xd = d - (D - x->ndim), rd = d - (D - n);
-        r[d] = rd >= 0 ? reps[rd] : 1;
-        if (r[d] < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: reps[%d] is %D, expected >= 0", op, rd, r[d]);
-        shape[d] = tt__mul_checked(xd >= 0 ? x->shape[xd] : 1, r[d]);
-        total = shape[d] < 0 ? -1 : tt__mul_checked(total, shape[d]);
-        if (total < 0 || total > (INT64_MAX >> 4)) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: the result is too large", op);
-        if (r[d] != 1) last = d;
+        int xd = d - (D - x->ndim);
+        out->shape[d] = tt__mul_checked(xd >= 0 ? x->shape[xd] : 1, reps[d]);
+        total = out->shape[d] < 0 ? -1 : tt__mul_checked(total, out->shape[d]);
+        if (total < 0 || total > (INT64_MAX >> 4)) { tt__fail(ctx, TT_ERR_ARG, "%s: the result is too large", c->name); return -1; }
     }
-    out = tt__new(ctx, op, x->dtype, D, shape);
-    if (!out) return NULL;
-    scope = tt_scope_begin(ctx);
-    cur = tt__copy_as(ctx, op, x, x->dtype);            /* contiguous, viewed with D axes */
-    if (cur) {
-        cur->ndim = D;
-        for (d = 0; d < D; d++) cur->shape[d] = d < D - x->ndim ? 1 : x->shape[d - (D - x->ndim)];
-        tt__set_contiguous_strides(cur);
-    }
-    for (d = 0; cur && d < D; d++) {                   /* repeat one axis at a time */
+    return D;
+}
+
+static bool tt__infer_repeat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    int64_t reps[TT_MAX_DIMS];
+    if (tt__repeat_plan(ctx, c, reps, out) < 0) return false;
+    tt__header_finish(out);
+    return true;
+}
+
+/* One axis at a time: each step repeats one axis of a contiguous tensor (the last step
+   writes into out). */
+static bool tt__exec_repeat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    int64_t reps[TT_MAX_DIMS];
+    tt_tensor shape_only, *cur;
+    int D = tt__repeat_plan(ctx, c, reps, &shape_only), d, last = -1;
+    bool interleave = c->op == TT__OP_REPEAT_INTERLEAVE;
+    tt_tensor *x = c->in[0];
+    if (D < 0) return false;
+    for (d = 0; d < D; d++) if (reps[d] != 1) last = d;
+    cur = tt__copy_as(ctx, c->name, x, x->dtype);      /* contiguous, viewed with D axes */
+    if (!cur) return false;
+    cur->ndim = D;
+    for (d = 0; d < D; d++) cur->shape[d] = d < D - x->ndim ? 1 : x->shape[d - (D - x->ndim)];
+    tt__set_contiguous_strides(cur);
+    for (d = 0; cur && d < D; d++) {
         tt_tensor *next;
         int64_t ns[TT_MAX_DIMS];
         int k;
-        if (r[d] == 1) continue;
-        for (k = 0; k < D; k++) ns[k] = k <= d ? shape[k] : cur->shape[k];
-        next = d == last ? out : tt__new(ctx, op, x->dtype, D, ns);
-        if (next) tt__repeat_into(next, cur, d, r[d], false);
+        if (reps[d] == 1) continue;
+        for (k = 0; k < D; k++) ns[k] = k <= d ? out->shape[k] : cur->shape[k];
+        next = d == last ? out : tt__new(ctx, c->name, x->dtype, D, ns);
+        if (next) tt__repeat_into(next, cur, d, reps[d], interleave);
         cur = next;
     }
     if (cur && last < 0) tt__copy_into(out, cur);
-    tt_scope_end(ctx, scope);
-    return cur ? out : NULL;
+    return cur != NULL;
+}
+
+TT_API tt_tensor *tt_repeat_interleave(tt_ctx *ctx, tt_tensor *x, int64_t repeats, int axis) {
+    tt__attrs a = tt__attrs_ints(repeats, axis, 0, 0);
+    return tt__op1(ctx, "tt_repeat_interleave", TT__OP_REPEAT_INTERLEAVE, x, &a);
+}
+
+TT_API tt_tensor *tt_tile(tt_ctx *ctx, tt_tensor *x, const int64_t *reps, int n) {
+    tt__attrs a = tt__attrs_zero();
+    int i;
+    if (!ctx || !x) return NULL;
+    if (n < 0 || n > TT_MAX_DIMS || (n > 0 && !reps))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_tile: %d reps, expected 0..%d", n, TT_MAX_DIMS);
+    a.i[0] = n;
+    for (i = 0; i < n; i++) a.i[1 + i] = reps[i];
+    return tt__op1(ctx, "tt_tile", TT__OP_TILE, x, &a);
+}
+
+/* FLIP: a.i[0] = n, a.i[1..] = axes. */
+static bool tt__infer_flip(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int n = (int)c->a.i[0], i;
+    int64_t seen = 0;
+    if (n < 0 || n > x->ndim) { tt__fail(ctx, TT_ERR_ARG, "%s: %d axes for shape %S", c->name, n, x); return false; }
+    for (i = 0; i < n; i++) {
+        int a = tt__axis((int)c->a.i[1 + i], x->ndim);
+        if (a < 0 || ((seen >> a) & 1)) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range or repeated for shape %S", c->name, (int)c->a.i[1 + i], x);
+            return false;
+        }
+        seen |= (int64_t)1 << a;
+    }
+    tt__infer_like(out, x, x->dtype);
+    return true;
+}
+
+static bool tt__exec_flip(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int64_t stride[TT_MAX_DIMS], offset = x->offset, flip = 0;
+    int i, d;
+    (void)ctx;
+    for (i = 0; i < (int)c->a.i[0]; i++) flip |= (int64_t)1 << tt__axis((int)c->a.i[1 + i], x->ndim);
+    for (d = 0; d < x->ndim; d++) {                    /* walk flipped axes backwards: negative stride */
+        bool f = (flip >> d) & 1;
+        stride[d] = f ? -x->stride[d] : x->stride[d];
+        if (f && x->shape[d] > 0) offset += (x->shape[d] - 1) * x->stride[d];
+    }
+    tt__copy_view(out, x, x->ndim, x->shape, stride, offset);
+    return true;
+}
+
+TT_API tt_tensor *tt_flip(tt_ctx *ctx, tt_tensor *x, const int *axes, int n) {
+    tt__attrs a = tt__attrs_zero();
+    int i;
+    if (!ctx || !x) return NULL;
+    if (n < 0 || n > x->ndim || (n > 0 && !axes))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_flip: %d axes for shape %S", n, x);
+    a.i[0] = n;
+    for (i = 0; i < n; i++) a.i[1 + i] = axes[i];
+    return tt__op1(ctx, "tt_flip", TT__OP_FLIP, x, &a);
+}
+
+static bool tt__infer_shape_as_tensor(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    int d;
+    for (d = 0; d < c->in[0]->ndim; d++)
+        if (c->in[0]->shape[d] > INT32_MAX) {
+            tt__fail(ctx, TT_ERR_UNSUPPORTED, "%s: size %D of %S does not fit i32", c->name, c->in[0]->shape[d], c->in[0]);
+            return false;
+        }
+    out->dtype = TT_I32;
+    out->ndim = 1;
+    out->shape[0] = c->in[0]->ndim;
+    tt__header_finish(out);
+    return true;
+}
+
+static bool tt__exec_shape_as_tensor(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    int d;
+    (void)ctx;
+    for (d = 0; d < c->in[0]->ndim; d++) ((int32_t *)tt__ptr(out))[d] = (int32_t)c->in[0]->shape[d];
+    return true;
 }
 
 TT_API tt_tensor *tt_shape_as_tensor(tt_ctx *ctx, tt_tensor *x) {
-    int64_t n;
-    int d;
-    tt_tensor *t;
-    if (!ctx || !x) return NULL;
-    n = x->ndim;
-    t = tt__new(ctx, "tt_shape_as_tensor", TT_I32, 1, &n);
-    if (!t) return NULL;
-    for (d = 0; d < x->ndim; d++) {
-        if (x->shape[d] > INT32_MAX)
-            return (tt_tensor *)tt__fail(ctx, TT_ERR_UNSUPPORTED, "tt_shape_as_tensor: size %D of %S does not fit i32", x->shape[d], x);
-        ((int32_t *)t->data)[d] = (int32_t)x->shape[d];
-    }
-    return t;
+    tt__attrs a = tt__attrs_zero();
+    return tt__op1(ctx, "tt_shape_as_tensor", TT__OP_SHAPE_AS_TENSOR, x, &a);
 }
 
 /* ==========================================================================
@@ -3245,64 +3899,813 @@ TT_API tt_tensor *tt_shape_as_tensor(tt_ctx *ctx, tt_tensor *x) {
  *
  * Written with the ops above: scores = q·kᵀ·scale, masked (where / add), softmax over
  * the last axis, times v. The full [L,S] score matrix is materialized per batch entry;
- * the intermediates live in a scope and only the result is kept.
+ * the intermediates are temporaries of the call and only the result is kept.
+ * in = {q, k, v, mask?}, a.i[0] = causal, a.f[0] = scale.
  * ========================================================================== */
-TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_tensor *k, tt_tensor *v,
-                                                  tt_tensor *mask, bool causal, float scale) {
-    const char *op = "tt_scaled_dot_product_attention";
-    int64_t bs[TT_MAX_DIMS], shape[TT_MAX_DIMS], L, S, E;
+static bool tt__infer_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *q = c->in[0], *k = c->in[1], *v = c->in[2], *mask = c->in[3];
+    int64_t bs[TT_MAX_DIMS], L, S;
     int nb, d;
-    tt_tensor *out, *s, *neg_inf, *p, *y;
-    tt_scope scope;
-    if (!ctx || !q || !k || !v) return NULL;
-    if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: q %S, k %S, v %S: expected at least 2 axes each", op, q, k, v);
-    L = q->shape[q->ndim - 2]; E = q->shape[q->ndim - 1]; S = k->shape[k->ndim - 2];
-    if (k->shape[k->ndim - 1] != E)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: q %S and k %S differ in the last axis", op, q, k);
-    if (v->shape[v->ndim - 2] != S)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: k %S and v %S differ in sequence length (axis -2)", op, k, v);
+    if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: q %S, k %S, v %S: expected at least 2 axes each", c->name, q, k, v);
+        return false;
+    }
+    L = q->shape[q->ndim - 2]; S = k->shape[k->ndim - 2];
+    if (k->shape[k->ndim - 1] != q->shape[q->ndim - 1]) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: q %S and k %S differ in the last axis", c->name, q, k);
+        return false;
+    }
+    if (v->shape[v->ndim - 2] != S) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: k %S and v %S differ in sequence length (axis -2)", c->name, k, v);
+        return false;
+    }
     if (!tt__broadcast_shape(q->ndim - 2, q->shape, k->ndim - 2, k->shape, &nb, bs) ||
-        !tt__broadcast_shape(nb, bs, v->ndim - 2, v->shape, &nb, bs))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: batch axes of q %S, k %S, v %S do not broadcast", op, q, k, v);
+        !tt__broadcast_shape(nb, bs, v->ndim - 2, v->shape, &nb, bs) || nb + 2 > TT_MAX_DIMS) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: batch axes of q %S, k %S, v %S do not broadcast", c->name, q, k, v);
+        return false;
+    }
+    out->dtype = TT_F32;
+    out->ndim = nb + 2;
+    for (d = 0; d < nb; d++) out->shape[d] = bs[d];
+    out->shape[nb] = L;
+    out->shape[nb + 1] = S;                            /* the scores' shape, for the mask check */
     if (mask) {
         int mn;
-        int64_t ms[TT_MAX_DIMS + 2];
-        for (d = 0; d < nb; d++) shape[d] = bs[d];
-        shape[nb] = L; shape[nb + 1] = S;
-        if (mask->dtype == TT_I32)
-            return (tt_tensor *)tt__fail(ctx, TT_ERR_DTYPE, "%s: mask has dtype i32, expected bool or a float type", op);
-        if (!tt__broadcast_shape(mask->ndim, mask->shape, nb + 2, shape, &mn, ms) || mn != nb + 2)
-            return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: mask %S does not broadcast to the scores [...,%D,%D]",
-                                         op, mask, L, S);
-        for (d = 0; d < mn; d++)
-            if (ms[d] != shape[d])
-                return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: mask %S does not broadcast to the scores [...,%D,%D]",
-                                             op, mask, L, S);
+        int64_t ms[TT_MAX_DIMS];
+        if (mask->dtype == TT_I32) {
+            tt__fail(ctx, TT_ERR_DTYPE, "%s: mask has dtype i32, expected bool or a float type", c->name);
+            return false;
+        }
+        if (!tt__broadcast_shape(mask->ndim, mask->shape, out->ndim, out->shape, &mn, ms) || mn != out->ndim ||
+            memcmp(ms, out->shape, sizeof(int64_t) * (size_t)mn) != 0) {
+            tt__fail(ctx, TT_ERR_SHAPE, "%s: mask %S does not broadcast to the scores [...,%D,%D]", c->name, mask, L, S);
+            return false;
+        }
     }
-    if (nb + 2 > TT_MAX_DIMS) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: too many batch axes", op);
-    for (d = 0; d < nb; d++) shape[d] = bs[d];
-    shape[nb] = L; shape[nb + 1] = v->shape[v->ndim - 1];
-    out = tt__new(ctx, op, TT_F32, nb + 2, shape);
-    if (!out) return NULL;
-    if (!(scale > 0)) scale = 1.0f / sqrtf((float)(E > 0 ? E : 1));
-    scope = tt_scope_begin(ctx);
-    s = tt_mul_scalar(ctx, tt_matmul(ctx, q, tt__transpose(ctx, op, k, -1, -2)), scale);
-    neg_inf = tt__full(ctx, op, TT_F32, 0, NULL, -INFINITY);
-    if (causal && s) {                                 /* row i may attend columns j <= i */
+    out->shape[nb + 1] = v->shape[v->ndim - 1];
+    tt__header_finish(out);
+    return true;
+}
+
+static bool tt__exec_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *q = c->in[0], *k = c->in[1], *v = c->in[2], *mask = c->in[3], *s, *neg_inf, *y;
+    int64_t L = q->shape[q->ndim - 2], S = k->shape[k->ndim - 2], E = q->shape[q->ndim - 1];
+    float scale = c->a.f[0] > 0 ? c->a.f[0] : 1.0f / sqrtf((float)(E > 0 ? E : 1));
+    s = tt_mul_scalar(ctx, tt_matmul(ctx, q, tt__transpose(ctx, c->name, k, -1, -2)), scale);
+    neg_inf = tt__full(ctx, c->name, TT_F32, 0, NULL, -INFINITY);
+    if (c->a.i[0] && s) {                              /* causal: row i may attend columns j <= i */
         int64_t cs[2], i, j;
         tt_tensor *cm;
         cs[0] = L; cs[1] = S;
-        cm = tt__new(ctx, op, TT_BOOL, 2, cs);
+        cm = tt__new(ctx, c->name, TT_BOOL, 2, cs);
         if (cm) for (i = 0; i < L; i++) for (j = 0; j < S; j++) ((uint8_t *)cm->data)[i * S + j] = (uint8_t)(j <= i);
         s = tt_where(ctx, cm, s, neg_inf);
     }
     if (mask) s = mask->dtype == TT_BOOL ? tt_where(ctx, mask, s, neg_inf) : tt_add(ctx, s, mask);
-    p = tt_softmax(ctx, s, -1);
-    y = tt_matmul(ctx, p, v);
+    y = tt_matmul(ctx, tt_softmax(ctx, s, -1), v);
     if (y) tt__copy_into(out, y);
-    tt_scope_end(ctx, scope);
-    return y ? out : NULL;
+    return y != NULL;
+}
+
+TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_tensor *k, tt_tensor *v,
+                                                  tt_tensor *mask, bool causal, float scale) {
+    tt__attrs a = tt__attrs_ints(causal ? 1 : 0, 0, 0, 0);
+    tt_tensor *in[4];
+    in[0] = q; in[1] = k; in[2] = v; in[3] = mask;
+    a.f[0] = scale;
+    return tt__op(ctx, "tt_scaled_dot_product_attention", TT__OP_SDPA, in, 4, &a);
+}
+
+
+/* ==========================================================================
+ * >>trace   the tape: every op recorded while a trace runs
+ *
+ * A trace is a list of values (graph inputs, parameters, constants, op results) and of
+ * nodes (one per recorded op call: op, attributes, input values, output value). A tensor
+ * remembers which value it is (trace_epoch, trace_id); a tensor the trace has not seen
+ * becomes a constant if it was made during the trace, else a parameter. Reading a traced
+ * value into C (tt_item, tt_data, ...) adds a warning with the call site. The trace's
+ * arrays live on the heap, not in the context's arena, so user scopes cannot free them.
+ * ========================================================================== */
+#define TT__NAME_SIZE 32
+#define TT__WARN_SIZE 320
+
+typedef enum tt__vkind { TT__V_INPUT, TT__V_PARAM, TT__V_CONST, TT__V_NODE } tt__vkind;
+
+typedef struct tt__value {
+    tt__vkind  kind;
+    tt_tensor  meta;               /* dtype and shape (strides of the traced tensor) */
+    tt_tensor *ref;                /* the traced tensor (identity only); PARAM: read at every run */
+    void      *data;               /* CONST: contiguous copy owned by the trace, then the graph */
+    int        node;               /* NODE: the producing node */
+    char       name[TT__NAME_SIZE];
+} tt__value;
+
+typedef struct tt__node {
+    int         op;
+    const char *name;              /* the public function that recorded it */
+    tt__attrs   a;
+    int         in_at, n_in;       /* its input value ids: pool[in_at .. in_at+n_in), -1 = absent */
+    int         out;
+} tt__node;
+
+typedef struct tt__tape {
+    tt_allocator alloc;
+    tt__value   *values;   int n_values, cap_values;
+    tt__node    *nodes;    int n_nodes, cap_nodes;
+    int         *pool;     int n_pool, cap_pool;
+    int         *inputs;   int n_inputs, cap_inputs;
+    char       (*warnings)[TT__WARN_SIZE]; int n_warnings, cap_warnings;
+} tt__tape;
+
+struct tt__trace {
+    uint32_t  epoch;
+    tt__tape  tape;
+};
+
+
+#ifndef TT_NO_MALLOC
+static void *tt__heap_alloc(const tt_allocator *al, size_t n) {
+    return al->alloc ? al->alloc(n, al->user) : TT_MALLOC(n, al->user);
+}
+static void tt__heap_free(const tt_allocator *al, void *p) {
+    if (!p) return;
+    if (al->free) al->free(p, al->user); else TT_FREE(p, al->user);
+}
+#else
+static void *tt__heap_alloc(const tt_allocator *al, size_t n) { (void)al; (void)n; return NULL; }
+static void tt__heap_free(const tt_allocator *al, void *p) { (void)al; (void)p; }
+#endif
+
+/* Makes room for `need` elements of size es in *arr (capacity *cap); false when out of memory. */
+static bool tt__grow(const tt_allocator *al, void **arr, int *cap, int need, size_t es) {
+    int ncap;
+    void *p;
+    if (need <= *cap) return true;
+    ncap = *cap ? *cap * 2 : 16;
+    while (ncap < need) ncap *= 2;
+    p = tt__heap_alloc(al, (size_t)ncap * es);
+    if (!p) return false;
+    if (*arr) memcpy(p, *arr, (size_t)*cap * es);
+    tt__heap_free(al, *arr);
+    *arr = p;
+    *cap = ncap;
+    return true;
+}
+
+static void tt__tape_free(tt__tape *t) {
+    int i;
+    for (i = 0; i < t->n_values; i++) tt__heap_free(&t->alloc, t->values[i].data);
+    tt__heap_free(&t->alloc, t->values);
+    tt__heap_free(&t->alloc, t->nodes);
+    tt__heap_free(&t->alloc, t->pool);
+    tt__heap_free(&t->alloc, t->inputs);
+    tt__heap_free(&t->alloc, t->warnings);
+    memset(t, 0, sizeof *t);
+}
+
+/* Drops a running trace (tt_ctx_destroy during a trace). */
+static void tt__trace_free(tt_ctx *ctx) {
+    tt_allocator al = ctx->allocator;
+    if (!ctx->trace) return;
+    tt__tape_free(&ctx->trace->tape);
+    tt__heap_free(&al, ctx->trace);
+    ctx->trace = NULL;
+}
+
+/* Appends a value that stands for tensor t; -1 when out of memory. */
+static int tt__tape_value(tt__tape *tp, tt__vkind kind, tt_tensor *t) {
+    tt__value *v;
+    if (!tt__grow(&tp->alloc, (void **)&tp->values, &tp->cap_values, tp->n_values + 1, sizeof(tt__value))) return -1;
+    v = &tp->values[tp->n_values];
+    memset(v, 0, sizeof *v);
+    v->kind = kind;
+    v->meta = *t;
+    v->ref = t;
+    v->node = -1;
+    return tp->n_values++;
+}
+
+/* The value id of t in the running trace, made on first sight (a constant or a parameter). */
+static int tt__trace_value_of(tt_ctx *ctx, struct tt__trace *tr, tt_tensor *t) {
+    tt__tape *tp = &tr->tape;
+    bool made_here;
+    int id;
+    if (t->trace_epoch == tr->epoch && t->trace_id >= 0 && t->trace_id < tp->n_values && tp->values[t->trace_id].ref == t)
+        return t->trace_id;
+    made_here = t->trace_epoch == tr->epoch && t->trace_id == -1 && t->ctx == ctx;
+    id = tt__tape_value(tp, made_here ? TT__V_CONST : TT__V_PARAM, t);
+    if (id < 0) return -1;
+    if (made_here) {                                   /* copy a constant now: scopes may free t */
+        tt__value *v = &tp->values[id];
+        tt_tensor dst;
+        v->data = tt__heap_alloc(&tp->alloc, (size_t)(t->numel ? t->numel : 1) * tt_dtype_size(t->dtype));
+        if (!v->data) return -1;
+        dst = *t;
+        dst.data = v->data;
+        dst.offset = 0;
+        tt__set_contiguous_strides(&dst);
+        tt__copy_into(&dst, t);
+        v->meta = dst;
+    }
+    t->trace_epoch = tr->epoch;
+    t->trace_id = id;
+    return id;
+}
+
+/* True when t is an input or an op result of the running trace. */
+static bool tt__is_traced_value(const tt_tensor *t) {
+    struct tt__trace *tr = t && t->ctx ? t->ctx->trace : NULL;
+    const tt__value *v;
+    if (!tr || t->trace_epoch != tr->epoch || t->trace_id < 0 || t->trace_id >= tr->tape.n_values) return false;
+    v = &tr->tape.values[t->trace_id];
+    return v->ref == t && (v->kind == TT__V_INPUT || v->kind == TT__V_NODE);
+}
+
+static void tt__warn_read(const tt_tensor *t, const char *fn, const char *file, int line) {
+    tt__tape *tp;
+    tt__buf b;
+    if (!tt__is_traced_value(t) || t->ctx->record_depth > 0) return;
+    tp = &t->ctx->trace->tape;
+    if (!tt__grow(&tp->alloc, (void **)&tp->warnings, &tp->cap_warnings, tp->n_warnings + 1, TT__WARN_SIZE)) return;
+    tt__buf_init(&b, tp->warnings[tp->n_warnings++], TT__WARN_SIZE);
+    if (file) { tt__put(&b, file); tt__putc(&b, ':'); tt__put_i64(&b, line); tt__put(&b, ": "); }
+    tt__put(&b, fn);
+    tt__put(&b, " read a traced tensor ");
+    tt__put_shape(&b, t);
+    tt__put(&b, " into C: the graph keeps the value it had while tracing as a constant, and C control "
+                "flow that depends on it is not captured (use tt_where for per-element choices)");
+}
+
+static void tt__record(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    struct tt__trace *tr = ctx->trace;
+    tt__tape *tp;
+    tt__node *n;
+    int i, id;
+    if (!tr || ctx->record_depth > 0 || ctx->status != TT_OK) return;
+    tp = &tr->tape;
+    if (!tt__grow(&tp->alloc, (void **)&tp->nodes, &tp->cap_nodes, tp->n_nodes + 1, sizeof(tt__node)) ||
+        !tt__grow(&tp->alloc, (void **)&tp->pool, &tp->cap_pool, tp->n_pool + c->n_in, sizeof(int))) {
+        tt__fail(ctx, TT_ERR_OOM, "%s: out of memory while recording the trace", c->name);
+        return;
+    }
+    n = &tp->nodes[tp->n_nodes];
+    n->op = c->op;
+    n->name = c->name;
+    n->a = c->a;
+    n->in_at = tp->n_pool;
+    n->n_in = c->n_in;
+    for (i = 0; i < c->n_in; i++) {
+        id = c->in[i] ? tt__trace_value_of(ctx, tr, c->in[i]) : -1;
+        if (c->in[i] && id < 0) { tt__fail(ctx, TT_ERR_OOM, "%s: out of memory while recording the trace", c->name); return; }
+        tp->pool[tp->n_pool++] = id;
+    }
+    id = tt__tape_value(tp, TT__V_NODE, out);
+    if (id < 0) { tt__fail(ctx, TT_ERR_OOM, "%s: out of memory while recording the trace", c->name); return; }
+    tp->values[id].node = tp->n_nodes;
+    n->out = id;
+    out->trace_epoch = tr->epoch;
+    out->trace_id = id;
+    tp->n_nodes++;
+}
+
+TT_API bool tt_is_tracing(const tt_ctx *ctx) { return ctx && ctx->trace; }
+
+TT_API tt_status tt_trace_begin(tt_ctx *ctx) {
+    struct tt__trace *tr;
+    if (!ctx) return TT_ERR_ARG;
+    if (ctx->trace) return TT__FAIL_STATUS(ctx, TT_ERR_STATE, "tt_trace_begin: a trace is already running on this "
+                                           "context (traces do not nest)");
+#ifdef TT_NO_MALLOC
+    return TT__FAIL_STATUS(ctx, TT_ERR_UNSUPPORTED, "tt_trace_begin: tracing needs a heap (TT_NO_MALLOC build)");
+#else
+    tr = (struct tt__trace *)tt__heap_alloc(&ctx->allocator, sizeof *tr);
+    if (!tr) return TT__FAIL_STATUS(ctx, TT_ERR_OOM, "tt_trace_begin: out of memory");
+    memset(tr, 0, sizeof *tr);
+    tr->tape.alloc = ctx->allocator;
+    tr->epoch = ++ctx->trace_counter;
+    if (tr->epoch == 0) tr->epoch = ++ctx->trace_counter;  /* 0 means "never traced" */
+    ctx->trace = tr;
+    return TT_OK;
+#endif
+}
+
+TT_API tt_tensor *tt_trace_input(tt_tensor *t, const char *name) {
+    tt_ctx *ctx = t ? t->ctx : NULL;
+    tt__tape *tp;
+    int id;
+    if (!ctx) return NULL;
+    if (!ctx->trace) return (tt_tensor *)tt__fail(ctx, TT_ERR_STATE, "tt_trace_input: no trace is running");
+    if (t->trace_epoch == ctx->trace->epoch && t->trace_id >= 0)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_STATE, "tt_trace_input: tensor %S is already a value of the trace "
+                                     "(mark inputs before using them)", t);
+    tp = &ctx->trace->tape;
+    id = tt__tape_value(tp, TT__V_INPUT, t);
+    if (id < 0 || !tt__grow(&tp->alloc, (void **)&tp->inputs, &tp->cap_inputs, tp->n_inputs + 1, sizeof(int)))
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_OOM, "tt_trace_input: out of memory");
+    tp->inputs[tp->n_inputs++] = id;
+    if (name) {
+        size_t n = strlen(name);
+        if (n >= TT__NAME_SIZE) n = TT__NAME_SIZE - 1;
+        memcpy(tp->values[id].name, name, n);
+    }
+    t->trace_epoch = ctx->trace->epoch;
+    t->trace_id = id;
+    return t;
+}
+
+/* ==========================================================================
+ * >>graph   frozen graphs: passes, memory plan, executor
+ *
+ * tt_trace_end moves the tape into a graph. Compiling runs the passes (each rewrites
+ * which nodes are live and which value a use refers to), then plans memory: every op
+ * result that is not a view gets an offset in one arena, and two results share bytes only
+ * when their lifetimes (first write to last read, views included) do not overlap. A dry
+ * run on zero inputs measures the scratch memory the kernels need; after that a run only
+ * binds inputs and calls each node's exec, allocating nothing.
+ * ========================================================================== */
+struct tt_graph {
+    tt__tape       tape;           /* values, nodes, inputs and warnings of the trace */
+    int           *outputs;        /* value ids */
+    int            n_outputs;
+    int           *remap;          /* value -> the value that replaces it (CSE) */
+    int           *order;          /* the live nodes, in execution order */
+    int            n_order;
+    bool           compiled;
+    tt_mode        mode;
+    int64_t       *offset;         /* per value: arena offset, or -1 */
+    unsigned char *arena;
+    size_t         arena_bytes, unplanned_bytes, constant_bytes;
+    void          *scratch_mem;
+    size_t         scratch_bytes;
+    tt_ctx        *scratch;        /* kernels' temporaries: a context over scratch_mem */
+    tt_tensor     *rt;             /* per value: its header during a run */
+    tt_tensor    **argv;           /* a node's input headers during a run */
+    int            max_in;
+    tt_status      status;
+    char           msg[TT__MSG_SIZE];
+};
+
+static tt_status tt__gfail(tt_graph *g, tt_status status, const char *fmt, ...) {
+    va_list ap;
+    if (g->status != TT_OK) return g->status;
+    g->status = status;
+    va_start(ap, fmt);
+    tt__vformat(g->msg, sizeof g->msg, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static void *tt__galloc(tt_graph *g, size_t n) {
+    void *p = tt__heap_alloc(&g->tape.alloc, n ? n : 1);
+    if (p) memset(p, 0, n ? n : 1);
+    return p;
+}
+
+/* Frees what compilation made (the graph can be compiled again). */
+static void tt__graph_release_plan(tt_graph *g) {
+    const tt_allocator *al = &g->tape.alloc;
+    tt__heap_free(al, g->remap);   g->remap = NULL;
+    tt__heap_free(al, g->order);   g->order = NULL;
+    tt__heap_free(al, g->offset);  g->offset = NULL;
+    tt__heap_free(al, g->arena);   g->arena = NULL;
+    tt__heap_free(al, g->rt);      g->rt = NULL;
+    tt__heap_free(al, g->argv);    g->argv = NULL;
+    tt_ctx_destroy(g->scratch);    g->scratch = NULL;
+    tt__heap_free(al, g->scratch_mem); g->scratch_mem = NULL;
+    g->compiled = false;
+    g->n_order = 0;
+}
+
+TT_API void tt_graph_destroy(tt_graph *g) {
+    tt_allocator al;
+    if (!g) return;
+    tt__graph_release_plan(g);
+    al = g->tape.alloc;
+    tt__heap_free(&al, g->outputs);
+    tt__tape_free(&g->tape);
+    tt__heap_free(&al, g);
+}
+
+TT_API tt_graph *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outputs) {
+    struct tt__trace *tr;
+    tt_graph *g;
+    tt__tape *tp;
+    uint32_t epoch;
+    int i;
+    if (!ctx) return NULL;
+    tr = ctx->trace;
+    if (!tr) return (tt_graph *)tt__fail(ctx, TT_ERR_STATE, "tt_trace_end: no trace is running (call tt_trace_begin first)");
+    ctx->trace = NULL;                                 /* the trace ends whatever happens next */
+    g = ctx->status == TT_OK ? (tt_graph *)tt__heap_alloc(&tr->tape.alloc, sizeof *g) : NULL;
+    if (!g) {
+        tt__fail(ctx, TT_ERR_OOM, "tt_trace_end: out of memory");  /* kept only if no error came first */
+        tt__tape_free(&tr->tape);
+        tt__heap_free(&ctx->allocator, tr);
+        return NULL;
+    }
+    memset(g, 0, sizeof *g);
+    g->tape = tr->tape;
+    tp = &g->tape;
+    epoch = tr->epoch;
+    tt__heap_free(&ctx->allocator, tr);
+    if (n_outputs < 1 || !outputs) {
+        tt__fail(ctx, TT_ERR_ARG, "tt_trace_end: %d outputs given, expected at least one", n_outputs);
+        tt_graph_destroy(g);
+        return NULL;
+    }
+    g->outputs = (int *)tt__galloc(g, sizeof(int) * (size_t)n_outputs);
+    if (!g->outputs) { tt__fail(ctx, TT_ERR_OOM, "tt_trace_end: out of memory"); tt_graph_destroy(g); return NULL; }
+    for (i = 0; i < n_outputs; i++) {
+        tt_tensor *t = outputs[i];
+        int id = t ? t->trace_id : -1;
+        bool ok = t && t->trace_epoch == epoch && id >= 0 && id < tp->n_values && tp->values[id].ref == t &&
+                  (tp->values[id].kind == TT__V_NODE || tp->values[id].kind == TT__V_INPUT);
+        if (!ok) {
+            tt__fail(ctx, TT_ERR_ARG, "tt_trace_end: output %d %s was not produced in the trace (it is NULL, a "
+                     "parameter, a constant or a tensor made outside the trace)", i, t ? "" : "(NULL)");
+            tt_graph_destroy(g);
+            return NULL;
+        }
+        g->outputs[i] = id;
+    }
+    g->n_outputs = n_outputs;
+    for (i = 0; i < tp->n_values; i++)                 /* only parameters are read after the trace */
+        if (tp->values[i].kind != TT__V_PARAM) tp->values[i].ref = NULL;
+    return g;
+}
+
+/* Input i of node n, after the passes' replacements (-1: an absent optional input). */
+static int tt__node_in(const tt_graph *g, const tt__node *n, int i) {
+    int v = g->tape.pool[n->in_at + i];
+    return v < 0 ? v : g->remap[v];
+}
+
+static bool tt__is_view_op(int op) { return tt__op_table[op].kind == TT__K_VIEW; }
+
+/* ---- passes --------------------------------------------------------------------
+   Each pass reads and writes `live` (one flag per node) and g->remap. */
+
+/* Common subexpressions: a node equal to an earlier live one (same op, inputs, attributes)
+   is dropped and its result replaced by the earlier one's. */
+static bool tt__same_const(const tt__value *a, const tt__value *b) {
+    return a->kind == TT__V_CONST && b->kind == TT__V_CONST && a->meta.dtype == b->meta.dtype &&
+           tt_same_shape(&a->meta, &b->meta) &&
+           memcmp(a->data, b->data, (size_t)a->meta.numel * tt_dtype_size(a->meta.dtype)) == 0;
+}
+
+static void tt__pass_cse(tt_graph *g, bool *live) {
+    int i, j, k;
+    for (i = 0; i < g->tape.n_values; i++)             /* equal constants first: one value each */
+        for (j = 0; j < i; j++)
+            if (g->remap[j] == j && tt__same_const(&g->tape.values[i], &g->tape.values[j])) { g->remap[i] = j; break; }
+    for (i = 0; i < g->tape.n_nodes; i++) {
+        const tt__node *a = &g->tape.nodes[i];
+        if (!live[i]) continue;
+        for (j = 0; j < i; j++) {
+            const tt__node *b = &g->tape.nodes[j];
+            bool same = live[j] && a->op == b->op && a->n_in == b->n_in && memcmp(&a->a, &b->a, sizeof a->a) == 0;
+            for (k = 0; same && k < a->n_in; k++) same = tt__node_in(g, a, k) == tt__node_in(g, b, k);
+            if (same) { g->remap[a->out] = b->out; live[i] = false; break; }
+        }
+    }
+}
+
+/* Dead code: keep only the nodes whose results an output needs. */
+static void tt__pass_dce(tt_graph *g, bool *live, bool *needed) {
+    int i, k;
+    for (i = 0; i < g->n_outputs; i++) needed[g->remap[g->outputs[i]]] = true;
+    for (i = g->tape.n_nodes - 1; i >= 0; i--) {
+        const tt__node *n = &g->tape.nodes[i];
+        if (!live[i] || !needed[n->out]) { live[i] = false; continue; }
+        for (k = 0; k < n->n_in; k++) {
+            int v = tt__node_in(g, n, k);
+            if (v >= 0) needed[v] = true;
+        }
+    }
+}
+
+/* ---- memory plan ---------------------------------------------------------------- */
+static size_t tt__value_bytes(const tt__value *v) {
+    return tt__round_up((size_t)v->meta.numel * tt_dtype_size(v->meta.dtype), TT__ALIGN);
+}
+
+/* Lifetimes in node positions: first = the writer (-1: before the first node), last = the
+   last reader (n_order: an output); views extend the lifetime of the buffer they view. */
+static void tt__plan_lifetimes(tt_graph *g, int *root, int *first, int *last) {
+    int nv = g->tape.n_values, p, k, v;
+    for (v = 0; v < nv; v++) { root[v] = v; first[v] = -1; last[v] = -2; }
+    for (p = 0; p < g->n_order; p++) {
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        for (k = 0; k < n->n_in; k++) {
+            v = tt__node_in(g, n, k);
+            if (v >= 0) last[root[v]] = p;
+        }
+        root[n->out] = tt__is_view_op(n->op) ? root[tt__node_in(g, n, 0)] : n->out;
+        first[n->out] = p;
+        if (last[root[n->out]] < p) last[root[n->out]] = p;
+    }
+    for (k = 0; k < g->n_outputs; k++) last[root[g->remap[g->outputs[k]]]] = g->n_order;
+}
+
+/* Greedy placement, largest first: the lowest offset whose bytes no value with an
+   overlapping lifetime holds. Returns the arena size. */
+static size_t tt__plan_offsets(tt_graph *g, const int *first, const int *last, int *list, int n) {
+    size_t arena = 0;
+    int i, j, k;
+    for (i = 1; i < n; i++) {                          /* insertion sort by size, descending */
+        int v = list[i];
+        for (j = i - 1; j >= 0 && tt__value_bytes(&g->tape.values[list[j]]) < tt__value_bytes(&g->tape.values[v]); j--)
+            list[j + 1] = list[j];
+        list[j + 1] = v;
+    }
+    for (i = 0; i < n; i++) {
+        int v = list[i];
+        size_t size = tt__value_bytes(&g->tape.values[v]), off = 0;
+        bool moved = true;
+        while (moved) {                                /* bump past every conflicting placed value */
+            moved = false;
+            for (k = 0; k < i; k++) {
+                int u = list[k];
+                size_t uo = (size_t)g->offset[u], us = tt__value_bytes(&g->tape.values[u]);
+                bool time = first[u] <= last[v] && first[v] <= last[u];
+                if (time && off < uo + us && uo < off + size) { off = uo + us; moved = true; }
+            }
+        }
+        g->offset[v] = (int64_t)off;
+        if (off + size > arena) arena = off + size;
+    }
+    return arena;
+}
+
+/* Header of value v over its planned bytes (contiguous). */
+static void tt__rt_planned(tt_graph *g, int v) {
+    tt_tensor *t = &g->rt[v];
+    *t = g->tape.values[v].meta;
+    t->data = g->arena + g->offset[v];
+    t->offset = 0;
+    t->ctx = NULL;
+    tt__set_contiguous_strides(t);
+}
+
+static tt_status tt__graph_plan(tt_graph *g) {
+    int nv = g->tape.n_values, v, n = 0;
+    int *root = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 4);
+    int *first = root + nv, *last = first + nv, *list = last + nv;
+    if (!root) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    tt__plan_lifetimes(g, root, first, last);
+    g->unplanned_bytes = 0;
+    g->constant_bytes = 0;
+    for (v = 0; v < nv; v++) {
+        const tt__value *val = &g->tape.values[v];
+        g->offset[v] = -1;
+        if (val->kind == TT__V_CONST) g->constant_bytes += (size_t)val->meta.numel * tt_dtype_size(val->meta.dtype);
+        if (last[v] < -1) continue;                    /* not used by a live node nor an output */
+        if (val->kind == TT__V_INPUT || (val->kind == TT__V_NODE && root[v] == v)) {
+            list[n++] = v;                             /* inputs get a slot for non-contiguous runs */
+            g->unplanned_bytes += tt__value_bytes(val);
+        }
+    }
+    g->arena_bytes = tt__plan_offsets(g, first, last, list, n);
+    tt__heap_free(&g->tape.alloc, root);
+    g->arena = (unsigned char *)tt__galloc(g, g->arena_bytes);
+    if (!g->arena) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for a %D-byte arena", (int64_t)g->arena_bytes);
+    for (v = 0; v < nv; v++) {
+        const tt__value *val = &g->tape.values[v];
+        if (g->offset[v] >= 0) tt__rt_planned(g, v);
+        else if (val->kind == TT__V_CONST) g->rt[v] = val->meta;
+    }
+    return TT_OK;
+}
+
+/* ---- executor --------------------------------------------------------------------- */
+
+/* Runs every live node; with measure, records the scratch each node needs instead. */
+static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
+    int p, k;
+    for (p = 0; p < g->n_order; p++) {
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        const tt__op_info *info = &tt__op_table[n->op];
+        tt_tensor *out = &g->rt[n->out];
+        tt__call c;
+        bool ok;
+        for (k = 0; k < n->n_in; k++) {
+            int v = tt__node_in(g, n, k);
+            g->argv[k] = v >= 0 ? &g->rt[v] : NULL;
+        }
+        c.name = n->name; c.op = n->op; c.in = g->argv; c.n_in = n->n_in; c.a = n->a;
+        if (info->kind == TT__K_VIEW) {
+            tt__header_init(out, NULL);
+            ok = info->infer(scratch, &c, out);
+        } else {
+            tt_scope s = tt_scope_begin(scratch);
+            size_t base = scratch->live;
+            scratch->peak = base;
+            scratch->record_depth++;
+            ok = info->exec(scratch, &c, out);
+            scratch->record_depth--;
+            if (measure && scratch->peak - base > *measure) *measure = scratch->peak - base;
+            tt_scope_end(scratch, s);
+        }
+        if (!ok || scratch->status != TT_OK) {
+            tt__gfail(g, scratch->status != TT_OK ? scratch->status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
+                      g->order[p], n->name, scratch->status != TT_OK ? scratch->msg : "failed");
+            tt_clear_error(scratch);
+            return g->status;
+        }
+    }
+    return TT_OK;
+}
+
+/* Parameters are read at every run: their headers come from the user's tensors. */
+static void tt__bind_params(tt_graph *g) {
+    int v;
+    for (v = 0; v < g->tape.n_values; v++)
+        if (g->tape.values[v].kind == TT__V_PARAM && g->tape.values[v].ref) g->rt[v] = *g->tape.values[v].ref;
+}
+
+/* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. */
+static tt_status tt__graph_size_scratch(tt_graph *g) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *probe;
+    size_t need = 0;
+    tt_status st;
+    int i;
+    d.allocator = g->tape.alloc;
+    probe = tt_ctx_create(&d);
+    if (!probe) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    for (i = 0; i < g->tape.n_inputs; i++) {
+        int v = g->tape.inputs[i];
+        if (g->offset[v] < 0) continue;
+        tt__rt_planned(g, v);
+        memset(g->rt[v].data, 0, (size_t)g->rt[v].numel * tt_dtype_size(g->rt[v].dtype));
+    }
+    tt__bind_params(g);
+    st = tt__graph_exec(g, probe, &need);
+    tt_ctx_destroy(probe);
+    if (st != TT_OK) return st;
+    g->scratch_bytes = need;
+    d.mem_size = TT_CTX_OVERHEAD + need + TT__ALIGN;
+    g->scratch_mem = tt__galloc(g, d.mem_size);
+    d.mem_buffer = g->scratch_mem;
+    g->scratch = g->scratch_mem ? tt_ctx_create(&d) : NULL;
+    if (!g->scratch) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for scratch");
+    return TT_OK;
+}
+
+TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
+    int nv, i;
+    bool *live, *needed;
+    if (!g) return TT_ERR_ARG;
+    tt__graph_release_plan(g);
+    g->mode = mode;
+    nv = g->tape.n_values;
+    g->remap = (int *)tt__galloc(g, sizeof(int) * (size_t)nv);
+    g->order = (int *)tt__galloc(g, sizeof(int) * (size_t)(g->tape.n_nodes + 1));
+    g->offset = (int64_t *)tt__galloc(g, sizeof(int64_t) * (size_t)nv);
+    g->rt = (tt_tensor *)tt__galloc(g, sizeof(tt_tensor) * (size_t)nv);
+    live = (bool *)tt__galloc(g, sizeof(bool) * (size_t)(g->tape.n_nodes + nv));
+    if (!g->remap || !g->order || !g->offset || !g->rt || !live) {
+        tt__heap_free(&g->tape.alloc, live);
+        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    }
+    needed = live + g->tape.n_nodes;
+    for (i = 0; i < nv; i++) g->remap[i] = i;
+    g->max_in = 1;
+    for (i = 0; i < g->tape.n_nodes; i++) {
+        live[i] = true;
+        if (g->tape.nodes[i].n_in > g->max_in) g->max_in = g->tape.nodes[i].n_in;
+    }
+    if (passes & TT_PASS_CSE) tt__pass_cse(g, live);
+    if (passes & TT_PASS_DCE) tt__pass_dce(g, live, needed);
+    for (i = 0; i < g->tape.n_nodes; i++) if (live[i]) g->order[g->n_order++] = i;
+    tt__heap_free(&g->tape.alloc, live);
+    g->argv = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->max_in);
+    if (!g->argv) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    if (tt__graph_plan(g) != TT_OK || tt__graph_size_scratch(g) != TT_OK) return g->status;
+    g->compiled = true;
+    return TT_OK;
+}
+
+/* Checks input i against what the graph was traced for, then binds it (a non-contiguous
+   input is copied into its slot, so every run sees the layout the dry run saw). */
+static tt_status tt__bind_input(tt_graph *g, int i, tt_tensor *t) {
+    int v = g->tape.inputs[i];
+    const tt__value *val = &g->tape.values[v];
+    if (!t) return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: input %d ('%s') is NULL", i, val->name);
+    if (t->dtype != val->meta.dtype)
+        return tt__gfail(g, TT_ERR_DTYPE, "tt_graph_run: input %d ('%s') has dtype %T; the graph was traced for %T %S",
+                         i, val->name, (int)t->dtype, (int)val->meta.dtype, &val->meta);
+    if (!tt_same_shape(t, &val->meta))
+        return tt__gfail(g, TT_ERR_SHAPE, "tt_graph_run: input %d ('%s') has shape %S; the graph was traced for %S "
+                         "(trace again, or use one graph per shape)", i, val->name, t, &val->meta);
+    if (g->offset[v] < 0) return TT_OK;                /* not used by any live node */
+    if (tt_is_contiguous(t)) { g->rt[v] = *t; return TT_OK; }
+    tt__rt_planned(g, v);
+    tt__copy_into(&g->rt[v], t);
+    return TT_OK;
+}
+
+TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
+    int i;
+    if (!g) return TT_ERR_ARG;
+    if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->status;
+    if (n_inputs != g->tape.n_inputs || (n_inputs > 0 && !inputs))
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: %d inputs given, the graph has %d", n_inputs, g->tape.n_inputs);
+    for (i = 0; i < n_inputs; i++)
+        if (tt__bind_input(g, i, inputs[i]) != TT_OK) return g->status;
+    tt__bind_params(g);
+    return tt__graph_exec(g, g->scratch, NULL);
+}
+
+TT_API tt_tensor *tt_graph_output(tt_graph *g, int i) {
+    if (!g || i < 0 || i >= g->n_outputs || !g->compiled) return NULL;
+    return &g->rt[g->remap[g->outputs[i]]];
+}
+
+TT_API int tt_graph_num_inputs(const tt_graph *g) { return g ? g->tape.n_inputs : 0; }
+TT_API int tt_graph_num_outputs(const tt_graph *g) { return g ? g->n_outputs : 0; }
+TT_API int tt_graph_num_nodes(const tt_graph *g) { return !g ? 0 : g->compiled ? g->n_order : g->tape.n_nodes; }
+TT_API const char *tt_graph_error(const tt_graph *g) {
+    if (!g) return "tinytrace: NULL graph";
+    return g->status == TT_OK ? NULL : g->msg;
+}
+TT_API tt_status tt_graph_status(const tt_graph *g) { return g ? g->status : TT_ERR_ARG; }
+TT_API void tt_graph_clear_error(tt_graph *g) { if (g) { g->status = TT_OK; g->msg[0] = '\0'; } }
+TT_API int tt_graph_num_warnings(const tt_graph *g) { return g ? g->tape.n_warnings : 0; }
+TT_API const char *tt_graph_warning(const tt_graph *g, int i) {
+    return (g && i >= 0 && i < g->tape.n_warnings) ? g->tape.warnings[i] : NULL;
+}
+
+TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g) {
+    tt_graph_stats s;
+    memset(&s, 0, sizeof s);
+    if (!g) return s;
+    s.nodes_traced = g->tape.n_nodes;
+    s.nodes = tt_graph_num_nodes(g);
+    s.arena_bytes = g->arena_bytes;
+    s.unplanned_bytes = g->unplanned_bytes;
+    s.scratch_bytes = g->scratch_bytes;
+    s.constant_bytes = g->constant_bytes;
+    return s;
+}
+
+/* "f32[2,3]" */
+static void tt__put_type(tt__buf *b, const tt_tensor *t) {
+    tt__put(b, tt_dtype_name(t->dtype));
+    tt__put_shape(b, t);
+}
+
+static void tt__put_value(tt__buf *b, int v) {
+    tt__putc(b, '%');
+    tt__put_i64(b, v);
+}
+
+TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
+    char dummy[1];
+    tt__buf b;
+    int i, k, p, count;
+    if (!buf || size == 0) { buf = dummy; size = 1; }
+    tt__buf_init(&b, buf, size);
+    if (!g) return 1;
+    tt__put(&b, "graph(");
+    for (i = 0; i < g->tape.n_inputs; i++) {
+        const tt__value *v = &g->tape.values[g->tape.inputs[i]];
+        if (i) tt__put(&b, ", ");
+        tt__put_value(&b, g->tape.inputs[i]);
+        if (v->name[0]) { tt__put(&b, " '"); tt__put(&b, v->name); tt__putc(&b, '\''); }
+        tt__put(&b, ": ");
+        tt__put_type(&b, &v->meta);
+    }
+    tt__put(&b, ") {\n");
+    count = g->compiled ? g->n_order : g->tape.n_nodes;
+    for (p = 0; p < count; p++) {
+        const tt__node *n = &g->tape.nodes[g->compiled ? g->order[p] : p];
+        const tt__value *out = &g->tape.values[n->out];
+        tt__put(&b, "  ");
+        tt__put_value(&b, n->out);
+        tt__put(&b, " = ");
+        tt__put(&b, tt__op_table[n->op].name);
+        tt__putc(&b, '(');
+        for (k = 0; k < n->n_in; k++) {
+            int v = g->compiled ? tt__node_in(g, n, k) : g->tape.pool[n->in_at + k];
+            if (k) tt__put(&b, ", ");
+            if (v < 0) { tt__put(&b, "none"); continue; }
+            if (g->tape.values[v].kind == TT__V_PARAM) tt__put(&b, "param ");
+            if (g->tape.values[v].kind == TT__V_CONST) tt__put(&b, "const ");
+            tt__put_value(&b, v);
+        }
+        tt__put(&b, ") : ");
+        tt__put_type(&b, &out->meta);
+        tt__putc(&b, '\n');
+    }
+    tt__put(&b, "  return (");
+    for (i = 0; i < g->n_outputs; i++) {
+        if (i) tt__put(&b, ", ");
+        tt__put_value(&b, g->compiled ? g->remap[g->outputs[i]] : g->outputs[i]);
+    }
+    tt__put(&b, ")\n}\n");
+    return b.total + 1;
 }
 
 /* ==========================================================================
@@ -3317,6 +4720,21 @@ TT_API void tt_print(const tt_tensor *t, const char *name) {
     printf("%s: %s %s = [", name ? name : "tensor", tt_dtype_name(t->dtype), tt_shape_str(t, shape, sizeof shape));
     for (i = 0; i < n; i++) printf("%s%.6g", i ? ", " : "", (double)tt__load(t->data, t->dtype, tt__offset_of(t, i)));
     printf("%s]\n", t->numel > n ? ", ..." : "");
+}
+
+TT_API void tt_graph_print(const tt_graph *g) {
+    size_t need;
+    char *text;
+    int i;
+    if (!g) { printf("(null graph)\n"); return; }
+    need = tt_graph_str(g, NULL, 0);
+    text = (char *)tt__heap_alloc(&g->tape.alloc, need);
+    if (text) {
+        tt_graph_str(g, text, need);
+        fputs(text, stdout);
+        tt__heap_free(&g->tape.alloc, text);
+    }
+    for (i = 0; i < tt_graph_num_warnings(g); i++) printf("warning: %s\n", tt_graph_warning(g, i));
 }
 #endif
 
