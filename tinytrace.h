@@ -471,6 +471,11 @@ typedef enum tt_pass {
     TT_PASS_ALL       = 0xFFFFu
 } tt_pass;
 
+/* Debug switches (tt_graph_set_debug). */
+typedef enum tt_debug {
+    TT_DEBUG_POISON = 1u << 0       /* fill each arena buffer with NaN bytes once its last reader ran */
+} tt_debug;
+
 /* Counts and sizes of a graph, before and after compilation. */
 typedef struct tt_graph_stats {
     int    nodes_traced;            /* nodes on the tape */
@@ -508,6 +513,8 @@ TT_API void        tt_graph_clear_error(tt_graph *g);
 TT_API int         tt_graph_num_warnings(const tt_graph *g);
 TT_API const char *tt_graph_warning(const tt_graph *g, int i);
 TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g);
+/* TT_DEBUG_* bits: with POISON, a wrong memory plan shows up as NaN in the outputs. */
+TT_API void        tt_graph_set_debug(tt_graph *g, unsigned flags);
 /* The graph as text, one node per line ("%3 = add(%1, %2) : f32[2,3]"); returns the length
    it needs (write at most size bytes, NUL included). */
 TT_API size_t      tt_graph_str(const tt_graph *g, char *buf, size_t size);
@@ -4234,6 +4241,8 @@ struct tt_graph {
     bool           compiled;
     tt_mode        mode;
     int64_t       *offset;         /* per value: arena offset, or -1 */
+    int           *first, *last;   /* per value: lifetime in node positions (see tt__plan_lifetimes) */
+    unsigned       debug;          /* TT_DEBUG_* */
     unsigned char *arena;
     size_t         arena_bytes, unplanned_bytes, constant_bytes;
     void          *scratch_mem;
@@ -4268,6 +4277,7 @@ static void tt__graph_release_plan(tt_graph *g) {
     tt__heap_free(al, g->remap);   g->remap = NULL;
     tt__heap_free(al, g->order);   g->order = NULL;
     tt__heap_free(al, g->offset);  g->offset = NULL;
+    tt__heap_free(al, g->first);   g->first = NULL; g->last = NULL;
     tt__heap_free(al, g->arena);   g->arena = NULL;
     tt__heap_free(al, g->rt);      g->rt = NULL;
     tt__heap_free(al, g->argv);    g->argv = NULL;
@@ -4448,26 +4458,43 @@ static void tt__rt_planned(tt_graph *g, int v) {
     tt__set_contiguous_strides(t);
 }
 
+/* No two buffers whose lifetimes overlap may share a byte: checked after every plan. */
+static bool tt__plan_is_valid(const tt_graph *g) {
+    int u, v;
+    for (v = 0; v < g->tape.n_values; v++) {
+        if (g->offset[v] < 0) continue;
+        for (u = 0; u < v; u++) {
+            size_t uo, vo;
+            if (g->offset[u] < 0 || g->first[u] > g->last[v] || g->first[v] > g->last[u]) continue;
+            uo = (size_t)g->offset[u]; vo = (size_t)g->offset[v];
+            if (uo < vo + tt__value_bytes(&g->tape.values[v]) && vo < uo + tt__value_bytes(&g->tape.values[u])) return false;
+        }
+    }
+    return true;
+}
+
 static tt_status tt__graph_plan(tt_graph *g) {
     int nv = g->tape.n_values, v, n = 0;
-    int *root = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 4);
-    int *first = root + nv, *last = first + nv, *list = last + nv;
-    if (!root) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    int *first = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 4);
+    int *last = first + nv, *root = last + nv, *list = root + nv;
+    if (!first) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    g->first = first;
+    g->last = last;
     tt__plan_lifetimes(g, root, first, last);
     g->unplanned_bytes = 0;
     g->constant_bytes = 0;
     for (v = 0; v < nv; v++) {
         const tt__value *val = &g->tape.values[v];
         g->offset[v] = -1;
-        if (val->kind == TT__V_CONST) g->constant_bytes += (size_t)val->meta.numel * tt_dtype_size(val->meta.dtype);
         if (last[v] < -1) continue;                    /* not used by a live node nor an output */
+        if (val->kind == TT__V_CONST) g->constant_bytes += (size_t)val->meta.numel * tt_dtype_size(val->meta.dtype);
         if (val->kind == TT__V_INPUT || (val->kind == TT__V_NODE && root[v] == v)) {
             list[n++] = v;                             /* inputs get a slot for non-contiguous runs */
             g->unplanned_bytes += tt__value_bytes(val);
         }
     }
     g->arena_bytes = tt__plan_offsets(g, first, last, list, n);
-    tt__heap_free(&g->tape.alloc, root);
+    if (!tt__plan_is_valid(g)) return tt__gfail(g, TT_ERR_STATE, "tt_graph_compile: internal error: the memory plan overlaps");
     g->arena = (unsigned char *)tt__galloc(g, g->arena_bytes);
     if (!g->arena) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for a %D-byte arena", (int64_t)g->arena_bytes);
     for (v = 0; v < nv; v++) {
@@ -4479,6 +4506,16 @@ static tt_status tt__graph_plan(tt_graph *g) {
 }
 
 /* ---- executor --------------------------------------------------------------------- */
+
+/* TT_DEBUG_POISON: the buffers whose last reader was node position p become NaN bytes. */
+static void tt__poison_dead(tt_graph *g, int p) {
+    int v;
+    for (v = 0; v < g->tape.n_values; v++)
+        if (g->offset[v] >= 0 && g->last[v] == p)
+            memset(g->arena + g->offset[v], 0xFF, tt__value_bytes(&g->tape.values[v]));
+}
+
+TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) { if (g) g->debug = flags; }
 
 /* Runs every live node; with measure, records the scratch each node needs instead. */
 static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
@@ -4507,6 +4544,7 @@ static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
             if (measure && scratch->peak - base > *measure) *measure = scratch->peak - base;
             tt_scope_end(scratch, s);
         }
+        if (g->debug & TT_DEBUG_POISON) tt__poison_dead(g, p);
         if (!ok || scratch->status != TT_OK) {
             tt__gfail(g, scratch->status != TT_OK ? scratch->status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
                       g->order[p], n->name, scratch->status != TT_OK ? scratch->msg : "failed");

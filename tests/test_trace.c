@@ -1,0 +1,1325 @@
+/* test_trace.c - the tracer and the graph executor.
+
+   The guarantee under test: a graph traced from eager code gives BITWISE the outputs of the
+   same eager code on the same inputs (it runs the same kernels), for the inputs it was traced
+   on and for new ones, with every pass on and with every pass off. Around it: exact node counts
+   for dead-code elimination and common-subexpression elimination, determinism over many runs,
+   tracer warnings with their call sites, shape/dtype/count guards on tt_graph_run, the error
+   states of tt_trace_begin / tt_trace_end, graphs that outlive the trace context, tt_graph_str.
+
+   Each model is an eager forward `fwd(ctx, x, weights)`; weights live in their own context
+   (they are parameters of the graph). The eager references run in a third context that is
+   never traced. A few eager results are also checked against double-precision loops. */
+#include "test_util.h"
+#include <stdio.h>
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+
+/* A parameter: randn(seed) * scale + shift, made in the weights context (not traced). */
+static tt_tensor *tr_param(tt_ctx *wc, uint64_t seed, int ndim, const int64_t *shape, float scale, float shift) {
+    tt_tensor *t = tt_randn(wc, seed, ndim, shape);
+    if (scale != 1.0f) t = tt_mul_scalar(wc, t, scale);
+    if (shift != 0.0f) t = tt_add_scalar(wc, t, shift);
+    return t;
+}
+static tt_tensor *tr_param1(tt_ctx *wc, uint64_t seed, int64_t n, float scale, float shift) {
+    return tr_param(wc, seed, 1, &n, scale, shift);
+}
+static tt_tensor *tr_param2(tt_ctx *wc, uint64_t seed, int64_t a, int64_t b, float scale) {
+    int64_t s[2];
+    s[0] = a; s[1] = b;
+    return tr_param(wc, seed, 2, s, scale, 0.0f);
+}
+
+/* got and want have the same dtype and shape and bitwise the same values. */
+static int tr_same_bits(tt_ctx *e, const tt_tensor *got, const tt_tensor *want, const char *file, int line) {
+    float *a, *b;
+    int i, ok = 1;
+    if (!got) return tt_test__fail(file, line, "graph output is NULL");
+    if (!want) return tt_test__fail(file, line, "eager reference is NULL");
+    if (!tt_test__eq_int(got->dtype, want->dtype, file, line, "got->dtype", "want->dtype")) return 0;
+    if (!tt_test__eq_int(got->ndim, want->ndim, file, line, "got->ndim", "want->ndim")) return 0;
+    for (i = 0; i < got->ndim; i++)
+        if (!tt_test__eq_int(got->shape[i], want->shape[i], file, line, "got->shape[i]", "want->shape[i]")) return 0;
+    a = tu_values(e, got);
+    b = tu_values(e, want);
+    if (!a || !b) ok = tt_test__fail(file, line, "tu_values failed");
+    else if (memcmp(a, b, sizeof(float) * (size_t)got->numel) != 0) {
+        long long k, first = -1, bad = 0;
+        for (k = 0; k < got->numel; k++)
+            if (memcmp(&a[k], &b[k], sizeof(float)) != 0) { if (first < 0) first = k; bad++; }
+        printf("    %s:%d: %lld of %lld values not bitwise equal; first at [%lld]: got %.9g, eager %.9g\n",
+               file, line, bad, (long long)got->numel, first, (double)a[first], (double)b[first]);
+        ok = tt_test__fail(file, line, "graph output == eager output (bitwise)");
+    }
+    free(a);
+    free(b);
+    return ok;
+}
+#define CHECK_SAME_BITS(e, got, want) tr_same_bits((e), (got), (want), __FILE__, __LINE__)
+
+/* s contains one of the '|'-separated alternatives in alts. */
+static int tr_contains_any(const char *s, const char *alts, const char *file, int line) {
+    char one[64];
+    const char *p = alts;
+    if (s) {
+        while (*p) {
+            size_t n = strcspn(p, "|");
+            if (n >= sizeof one) n = sizeof one - 1;
+            memcpy(one, p, n);
+            one[n] = '\0';
+            if (strstr(s, one)) return 1;
+            p += n;
+            if (*p == '|') p++;
+        }
+    }
+    return tt_test__str_contains(s, alts, file, line, "graph text");
+}
+
+static int tr_count(const char *s, const char *sub) {
+    int n = 0;
+    size_t k = strlen(sub);
+    while (s && (s = strstr(s, sub)) != NULL) { n++; s += k; }
+    return n;
+}
+
+/* The whole text of tt_graph_str (malloc'd), NULL on failure. */
+static char *tr_graph_text(const tt_graph *g) {
+    size_t need = tt_graph_str(g, NULL, 0);
+    char *buf = (char *)malloc(need + 2);
+    if (!buf) return NULL;
+    tt_graph_str(g, buf, need + 2);
+    buf[need + 1] = '\0';
+    return buf;
+}
+
+/* The graph's error (or the context's) has this status and mentions sub; then it is cleared. */
+static int tr_check_graph_error(tt_graph *g, int status, const char *sub, const char *file, int line) {
+    int ok = tt_test__eq_int(tt_graph_status(g), status, file, line, "tt_graph_status(g)", "status");
+    ok &= tt_test__str_contains(tt_graph_error(g), "tt_graph_run", file, line, "tt_graph_error(g)");
+    if (sub) ok &= tt_test__str_contains(tt_graph_error(g), sub, file, line, "tt_graph_error(g)");
+    tt_graph_clear_error(g);
+    ok &= tt_test__eq_int(tt_graph_status(g), TT_OK, file, line, "tt_graph_status(g) after clear", "TT_OK");
+    if (tt_graph_error(g) != NULL) ok = tt_test__fail(file, line, "tt_graph_error(g) == NULL after clear");
+    return ok;
+}
+#define CHECK_GRAPH_ERROR(g, st, sub) tr_check_graph_error((g), (st), (sub), __FILE__, __LINE__)
+
+/* Some error (any status) whose message contains sub; cleared afterwards. */
+static int tr_check_any_error(tt_ctx *c, const char *sub, const char *file, int line) {
+    int ok = 1;
+    if (tt_ctx_status(c) == TT_OK) ok = tt_test__fail(file, line, "an error is recorded in the context");
+    ok &= tt_test__str_contains(tt_error(c), sub, file, line, "tt_error(c)");
+    tt_clear_error(c);
+    return ok;
+}
+#define CHECK_ANY_ERROR(c, sub) tr_check_any_error((c), (sub), __FILE__, __LINE__)
+
+/* ---- the generic check: trace, compile, run on old and new inputs, compare with eager ------ */
+
+typedef tt_tensor *(*tr_apply_fn)(tt_ctx *c, tt_tensor *const *xs, const void *w);
+
+typedef struct tr_model {
+    tr_apply_fn apply;
+    const void *w;
+    int         n_in;
+    int         ndim[2];
+    int64_t     shape[2][4];
+    int         nodes;            /* exact node count on the tape */
+    const char *ops[10];          /* what tt_graph_str shows ('|' separates alternatives), NULL-ended */
+} tr_model;
+
+static void tr_model_init(tr_model *m, tr_apply_fn apply, const void *w, int nodes) {
+    memset(m, 0, sizeof *m);
+    m->apply = apply;
+    m->w = w;
+    m->nodes = nodes;
+}
+static void tr_model_input(tr_model *m, int ndim, int64_t s0, int64_t s1, int64_t s2, int64_t s3) {
+    int k = m->n_in++;
+    m->ndim[k] = ndim;
+    m->shape[k][0] = s0; m->shape[k][1] = s1; m->shape[k][2] = s2; m->shape[k][3] = s3;
+}
+
+/* Trace m in a fresh context on inputs randn(seed + i); *cp receives the context (destroy it). */
+static tt_graph *tr_trace(const tr_model *m, uint64_t seed, tt_ctx **cp, tt_tensor **xs, tt_tensor **traced_out,
+                          const char *file, int line) {
+    static const char *names[2] = {"x0", "x1"};
+    tt_ctx *c = tu_ctx();
+    tt_tensor *y;
+    tt_graph *g;
+    int i;
+    *cp = c;
+    for (i = 0; i < m->n_in; i++) xs[i] = tt_randn(c, seed + (uint64_t)i, m->ndim[i], m->shape[i]);
+    tt_test__eq_int(tt_trace_begin(c), TT_OK, file, line, "tt_trace_begin(c)", "TT_OK");
+    if (!tt_is_tracing(c)) tt_test__fail(file, line, "tt_is_tracing(c) after tt_trace_begin");
+    for (i = 0; i < m->n_in; i++)
+        if (tt_trace_input(xs[i], names[i]) != xs[i]) tt_test__fail(file, line, "tt_trace_input returns its tensor");
+    y = m->apply(c, xs, m->w);
+    g = tt_trace_end(c, &y, 1);
+    if (traced_out) *traced_out = y;
+    if (tt_is_tracing(c)) tt_test__fail(file, line, "!tt_is_tracing(c) after tt_trace_end");
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c) after the trace");
+    if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards of the trace context");
+    if (!g) tt_test__fail(file, line, "tt_trace_end returned a graph");
+    return g;
+}
+
+/* Trace, compile with `passes`, check the node counts (expect_nodes >= 0: exactly; < 0: at most
+   -expect_nodes), run on the traced inputs and on two new ones, each bitwise against eager. */
+static void tr_check_model(const tr_model *m, tt_mode mode, unsigned passes, int expect_nodes, int check_text,
+                           const char *file, int line) {
+    tt_ctx *c = NULL, *e = tu_ctx();
+    tt_tensor *xs[2], *ins[2], *traced = NULL, *ref;
+    tt_graph *g = tr_trace(m, 11, &c, xs, &traced, file, line);
+    tt_graph_stats st;
+    int r, i;
+    if (!g) { tt_ctx_destroy(c); tt_ctx_destroy(e); return; }
+
+    /* tracing computed the eager result too: equal to the same code run untraced */
+    ref = m->apply(e, xs, m->w);
+    tr_same_bits(e, traced, ref, file, line);
+
+    tt_test__eq_int(tt_graph_num_inputs(g), m->n_in, file, line, "tt_graph_num_inputs(g)", "m->n_in");
+    tt_test__eq_int(tt_graph_num_outputs(g), 1, file, line, "tt_graph_num_outputs(g)", "1");
+    tt_test__eq_int(tt_graph_num_warnings(g), 0, file, line, "tt_graph_num_warnings(g)", "0");
+    st = tt_graph_get_stats(g);
+    tt_test__eq_int(st.nodes_traced, m->nodes, file, line, "stats.nodes_traced", "m->nodes");
+    tt_test__eq_int((long long)st.arena_bytes, 0, file, line, "stats.arena_bytes before compile", "0");
+
+    tt_test__eq_int(tt_graph_compile(g, mode, passes), TT_OK, file, line, "tt_graph_compile(g)", "TT_OK");
+    st = tt_graph_get_stats(g);
+    tt_test__eq_int(st.nodes_traced, m->nodes, file, line, "stats.nodes_traced after compile", "m->nodes");
+    tt_test__eq_int(st.nodes, tt_graph_num_nodes(g), file, line, "stats.nodes", "tt_graph_num_nodes(g)");
+    if (expect_nodes >= 0)
+        tt_test__eq_int(tt_graph_num_nodes(g), expect_nodes, file, line, "tt_graph_num_nodes(g)", "expect_nodes");
+    else if (tt_graph_num_nodes(g) < 1 || tt_graph_num_nodes(g) > -expect_nodes)
+        tt_test__eq_int(tt_graph_num_nodes(g), -expect_nodes, file, line, "tt_graph_num_nodes(g) (at most)", "bound");
+    if (st.arena_bytes > st.unplanned_bytes)
+        tt_test__fail(file, line, "stats.arena_bytes <= stats.unplanned_bytes");
+    if (st.unplanned_bytes == 0) tt_test__fail(file, line, "stats.unplanned_bytes > 0");
+
+    for (r = 0; r < 3; r++) {
+        for (i = 0; i < m->n_in; i++)
+            ins[i] = r == 0 ? xs[i] : tt_randn(e, 1000u * (uint64_t)r + 7u * (uint64_t)i + 3u, m->ndim[i], m->shape[i]);
+        ref = m->apply(e, ins, m->w);
+        tt_test__eq_int(tt_graph_run(g, ins, m->n_in), TT_OK, file, line, "tt_graph_run(g)", "TT_OK");
+        if (tt_graph_error(g)) tt_test__str_contains(tt_graph_error(g), "(no error)", file, line, "tt_graph_error(g)");
+        tr_same_bits(e, tt_graph_output(g, 0), ref, file, line);
+    }
+
+    if (check_text) {
+        char *text = tr_graph_text(g);
+        for (i = 0; m->ops[i]; i++) tr_contains_any(text, m->ops[i], file, line);
+        free(text);
+    }
+    if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards of the trace context");
+    if (!tt_ctx_check_guards(e)) tt_test__fail(file, line, "guards of the eager context");
+    if (tt_error(e)) tt_test__str_contains(tt_error(e), "(no error)", file, line, "tt_error(e)");
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(e);
+}
+
+/* The model zoo check: all passes, then none (exact count, op names in the text), then
+   MAX_AUTOTUNE with all passes. */
+static void tr_check_zoo(const tr_model *m, const char *file, int line) {
+    tr_check_model(m, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL, -m->nodes, 0, file, line);
+    tr_check_model(m, TT_MODE_DEFAULT, 0u, m->nodes, 1, file, line);
+    tr_check_model(m, TT_MODE_MAX_AUTOTUNE, (unsigned)TT_PASS_ALL, -m->nodes, 0, file, line);
+}
+
+/* ---- model 1: MLP, linear-relu-linear-softmax ---------------------------------------------- */
+
+typedef struct tr_mlp_w { tt_tensor *w1, *b1, *w2, *b2; int in, hid, out; } tr_mlp_w;
+
+static tr_mlp_w tr_mlp_make(tt_ctx *wc, int in, int hid, int out, uint64_t seed) {
+    tr_mlp_w w;
+    w.in = in; w.hid = hid; w.out = out;
+    w.w1 = tr_param2(wc, seed, hid, in, 1.0f / sqrtf((float)in));
+    w.b1 = tr_param1(wc, seed + 1, hid, 0.1f, 0.0f);
+    w.w2 = tr_param2(wc, seed + 2, out, hid, 1.0f / sqrtf((float)hid));
+    w.b2 = tr_param1(wc, seed + 3, out, 0.1f, 0.0f);
+    return w;
+}
+
+static tt_tensor *tr_mlp_fwd(tt_ctx *c, tt_tensor *x, const tr_mlp_w *w) {
+    tt_tensor *h = tt_relu(c, tt_linear(c, x, w->w1, w->b1));
+    return tt_softmax(c, tt_linear(c, h, w->w2, w->b2), -1);
+}
+static tt_tensor *tr_mlp_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    return tr_mlp_fwd(c, xs[0], (const tr_mlp_w *)w);
+}
+
+/* The MLP's output against double loops (independent of the library's ops). */
+static void tr_mlp_reference_check(tt_ctx *e, const tr_mlp_w *w, tt_tensor *x, tt_tensor *y) {
+    float *xv = tu_values(e, x), *w1 = tu_values(e, w->w1), *b1 = tu_values(e, w->b1);
+    float *w2 = tu_values(e, w->w2), *b2 = tu_values(e, w->b2), *yv = tu_values(e, y);
+    int64_t rows = x->numel / w->in, r;
+    int i, j, k;
+    double *h = (double *)malloc(sizeof(double) * (size_t)w->hid);
+    double *ha = (double *)malloc(sizeof(double) * (size_t)w->hid);
+    double *z = (double *)malloc(sizeof(double) * (size_t)w->out);
+    double *za = (double *)malloc(sizeof(double) * (size_t)w->out);
+    double *want = (double *)malloc(sizeof(double) * (size_t)w->out);
+    double *tol = (double *)malloc(sizeof(double) * (size_t)w->out);
+    CHECK(xv && w1 && b1 && w2 && b2 && yv);
+    for (r = 0; xv && w1 && b1 && w2 && b2 && yv && r < rows; r++) {
+        double zmax = -1e300, den = 0.0, dzmax = 0.0;
+        for (j = 0; j < w->hid; j++) {
+            double s = b1[j], a = fabs((double)b1[j]);
+            for (k = 0; k < w->in; k++) {
+                s += (double)w1[j * w->in + k] * xv[r * w->in + k];
+                a += fabs((double)w1[j * w->in + k] * xv[r * w->in + k]);
+            }
+            h[j] = s > 0.0 ? s : 0.0;
+            ha[j] = a;                          /* scale of the f32 error of h[j] */
+        }
+        for (i = 0; i < w->out; i++) {
+            double s = b2[i], a = fabs((double)b2[i]);
+            for (j = 0; j < w->hid; j++) {
+                s += (double)w2[i * w->hid + j] * h[j];
+                a += fabs((double)w2[i * w->hid + j]) * (fabs(h[j]) + 1e-6 * ha[j]);
+            }
+            z[i] = s;
+            za[i] = a;
+            if (s > zmax) zmax = s;
+            if (1e-6 * a > dzmax) dzmax = 1e-6 * a;
+        }
+        for (i = 0; i < w->out; i++) den += exp(z[i] - zmax);
+        for (i = 0; i < w->out; i++) {
+            want[i] = exp(z[i] - zmax) / den;
+            /* a logit error dz moves p_i by at most p_i * 2 max|dz|; plus exp/division rounding */
+            tol[i] = want[i] * (2.0 * dzmax + 4e-6) + 1e-8;
+        }
+        for (i = 0; i < w->out; i++)
+            if (!CHECK_NEAR(yv[r * w->out + i], want[i], tol[i], 0.0)) break;
+    }
+    free(xv); free(w1); free(b1); free(w2); free(b2); free(yv);
+    free(h); free(ha); free(z); free(za); free(want); free(tol);
+}
+
+static void test_model_mlp(void) {
+    tt_ctx *wc = tu_ctx(), *e = tu_ctx();
+    tr_mlp_w w = tr_mlp_make(wc, 33, 64, 10, 100);
+    tr_model m;
+    int64_t xs[2] = {5, 33};
+    tt_tensor *x = tt_randn(e, 77, 2, xs);
+    tr_model_init(&m, tr_mlp_apply, &w, 4);
+    tr_model_input(&m, 2, 5, 33, 0, 0);
+    m.ops[0] = "linear("; m.ops[1] = "relu("; m.ops[2] = "softmax(";
+    CHECK_NO_ERROR(wc);
+    tr_mlp_reference_check(e, &w, x, tr_mlp_fwd(e, x, &w));
+    tr_check_zoo(&m, __FILE__, __LINE__);
+    CHECK_GUARDS(wc);
+    CHECK_GUARDS(e);
+    tt_ctx_destroy(e);
+    tt_ctx_destroy(wc);
+}
+
+/* ---- model 2: SimpleCNN --------------------------------------------------------------------- */
+
+typedef struct tr_cnn_block_w { tt_tensor *w, *b, *mean, *var, *gamma, *beta; } tr_cnn_block_w;
+typedef struct tr_cnn_w { tr_cnn_block_w b1, b2; tt_tensor *fw, *fb; } tr_cnn_w;
+
+static tr_cnn_block_w tr_cnn_block_make(tt_ctx *wc, int cin, int cout, uint64_t seed) {
+    tr_cnn_block_w b;
+    int64_t ws[4];
+    ws[0] = cout; ws[1] = cin; ws[2] = 3; ws[3] = 3;
+    b.w = tr_param(wc, seed, 4, ws, 1.0f / sqrtf((float)(cin * 9)), 0.0f);
+    b.b = tr_param1(wc, seed + 1, cout, 0.1f, 0.0f);
+    b.mean = tr_param1(wc, seed + 2, cout, 0.1f, 0.0f);
+    b.var = tt_add_scalar(wc, tt_rand(wc, seed + 3, 1, &ws[0]), 0.5f);   /* in [0.5, 1.5) */
+    b.gamma = tr_param1(wc, seed + 4, cout, 0.2f, 1.0f);
+    b.beta = tr_param1(wc, seed + 5, cout, 0.1f, 0.0f);
+    return b;
+}
+
+static tt_tensor *tr_cnn_block(tt_ctx *c, tt_tensor *x, const tr_cnn_block_w *b) {
+    x = tt_conv2d(c, x, b->w, b->b, 1, 1, 1, 1);
+    x = tt_batch_norm(c, x, b->mean, b->var, b->gamma, b->beta, 1e-5f);
+    x = tt_relu(c, x);
+    return tt_max_pool2d(c, x, 2, 0, 0);
+}
+
+static tt_tensor *tr_cnn_fwd(tt_ctx *c, tt_tensor *x, const tr_cnn_w *w) {
+    tt_tensor *h = tr_cnn_block(c, x, &w->b1);          /* [2,32,16,16] */
+    h = tr_cnn_block(c, h, &w->b2);                     /* [2,64,8,8] */
+    h = tt_adaptive_avg_pool2d(c, h, 1, 1);             /* [2,64,1,1] */
+    h = tt_flatten(c, h, 1, -1);                        /* [2,64] */
+    return tt_linear(c, h, w->fw, w->fb);               /* [2,10] */
+}
+static tt_tensor *tr_cnn_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    return tr_cnn_fwd(c, xs[0], (const tr_cnn_w *)w);
+}
+
+static void test_model_cnn(void) {
+    tt_ctx *wc = tu_ctx();
+    tr_cnn_w w;
+    tr_model m;
+    w.b1 = tr_cnn_block_make(wc, 3, 32, 200);
+    w.b2 = tr_cnn_block_make(wc, 32, 64, 300);
+    w.fw = tr_param2(wc, 400, 10, 64, 0.125f);
+    w.fb = tr_param1(wc, 401, 10, 0.1f, 0.0f);
+    CHECK_NO_ERROR(wc);
+    tr_model_init(&m, tr_cnn_apply, &w, 11);
+    tr_model_input(&m, 4, 2, 3, 32, 32);
+    m.ops[0] = "conv2d("; m.ops[1] = "batch_norm("; m.ops[2] = "relu("; m.ops[3] = "max_pool2d(";
+    m.ops[4] = "adaptive_avg_pool2d("; m.ops[5] = "flatten(|reshape("; m.ops[6] = "linear(";
+    tr_check_zoo(&m, __FILE__, __LINE__);
+    CHECK_GUARDS(wc);
+    tt_ctx_destroy(wc);
+}
+
+/* ---- model 3: transformer encoder layer, d_model 32, 4 heads, on [2,7,32] ------------------ */
+
+typedef struct tr_enc_w {
+    tt_tensor *wq, *bq, *wk, *bk, *wv, *bv, *wo, *bo;
+    tt_tensor *ln1w, *ln1b, *w1, *b1, *w2, *b2, *ln2w, *ln2b;
+} tr_enc_w;
+
+static tr_enc_w tr_enc_make(tt_ctx *wc, uint64_t seed) {
+    tr_enc_w w;
+    float s32 = 1.0f / sqrtf(32.0f), s64 = 0.125f;
+    w.wq = tr_param2(wc, seed + 0, 32, 32, s32);  w.bq = tr_param1(wc, seed + 1, 32, 0.1f, 0.0f);
+    w.wk = tr_param2(wc, seed + 2, 32, 32, s32);  w.bk = tr_param1(wc, seed + 3, 32, 0.1f, 0.0f);
+    w.wv = tr_param2(wc, seed + 4, 32, 32, s32);  w.bv = tr_param1(wc, seed + 5, 32, 0.1f, 0.0f);
+    w.wo = tr_param2(wc, seed + 6, 32, 32, s32);  w.bo = tr_param1(wc, seed + 7, 32, 0.1f, 0.0f);
+    w.ln1w = tr_param1(wc, seed + 8, 32, 0.1f, 1.0f);  w.ln1b = tr_param1(wc, seed + 9, 32, 0.1f, 0.0f);
+    w.w1 = tr_param2(wc, seed + 10, 64, 32, s32);  w.b1 = tr_param1(wc, seed + 11, 64, 0.1f, 0.0f);
+    w.w2 = tr_param2(wc, seed + 12, 32, 64, s64);  w.b2 = tr_param1(wc, seed + 13, 32, 0.1f, 0.0f);
+    w.ln2w = tr_param1(wc, seed + 14, 32, 0.1f, 1.0f);  w.ln2b = tr_param1(wc, seed + 15, 32, 0.1f, 0.0f);
+    return w;
+}
+
+/* [2,7,32] -> [2,4,7,8]: 2 nodes (reshape, transpose). */
+static tt_tensor *tr_heads(tt_ctx *c, tt_tensor *t) {
+    int64_t s[4];
+    s[0] = -1; s[1] = 7; s[2] = 4; s[3] = 8;
+    return tt_transpose(c, tt_reshape(c, t, 4, s), 1, 2);
+}
+
+/* 21 nodes. */
+static tt_tensor *tr_enc_fwd(tt_ctx *c, tt_tensor *x, const tr_enc_w *w) {
+    int64_t s3[3];
+    tt_tensor *q = tr_heads(c, tt_linear(c, x, w->wq, w->bq));
+    tt_tensor *k = tr_heads(c, tt_linear(c, x, w->wk, w->bk));
+    tt_tensor *v = tr_heads(c, tt_linear(c, x, w->wv, w->bv));
+    tt_tensor *a = tt_scaled_dot_product_attention(c, q, k, v, NULL, false, 0.0f);   /* [2,4,7,8] */
+    tt_tensor *h, *f;
+    s3[0] = -1; s3[1] = 7; s3[2] = 32;
+    a = tt_reshape(c, tt_contiguous(c, tt_transpose(c, a, 1, 2)), 3, s3);            /* [2,7,32] */
+    h = tt_layer_norm(c, tt_add(c, x, tt_linear(c, a, w->wo, w->bo)), 1, w->ln1w, w->ln1b, 1e-5f);
+    f = tt_linear(c, tt_gelu(c, tt_linear(c, h, w->w1, w->b1)), w->w2, w->b2);
+    return tt_layer_norm(c, tt_add(c, h, f), 1, w->ln2w, w->ln2b, 1e-5f);
+}
+static tt_tensor *tr_enc_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    return tr_enc_fwd(c, xs[0], (const tr_enc_w *)w);
+}
+
+static void tr_enc_model(tr_model *m, const tr_enc_w *w) {
+    tr_model_init(m, tr_enc_apply, w, 21);
+    tr_model_input(m, 3, 2, 7, 32, 0);
+    m->ops[0] = "linear("; m->ops[1] = "reshape("; m->ops[2] = "transpose(";
+    m->ops[3] = "scaled_dot_product_attention("; m->ops[4] = "contiguous(|clone(|copy(";
+    m->ops[5] = "layer_norm("; m->ops[6] = "gelu("; m->ops[7] = "add(";
+}
+
+static void test_model_transformer(void) {
+    tt_ctx *wc = tu_ctx();
+    tr_enc_w w = tr_enc_make(wc, 500);
+    tr_model m;
+    CHECK_NO_ERROR(wc);
+    tr_enc_model(&m, &w);
+    tr_check_zoo(&m, __FILE__, __LINE__);
+    CHECK_GUARDS(wc);
+    tt_ctx_destroy(wc);
+}
+
+/* ---- model 4: bounding boxes divided by the image size taken from its shape ------------------ */
+
+/* boxes [N,4] (x0,y0,x1,y1), image [B,C,H,W] -> boxes / [W,H,W,H]. 4 nodes (the index is a
+   constant made during the trace). */
+static tt_tensor *tr_bbox_fwd(tt_ctx *c, tt_tensor *boxes, tt_tensor *image) {
+    static const int32_t pick[4] = {3, 2, 3, 2};
+    int64_t four = 4;
+    tt_tensor *shape = tt_cast(c, tt_shape_as_tensor(c, image), TT_F32);        /* [B,C,H,W] as f32 */
+    tt_tensor *idx = tt_from_data(c, TT_I32, 1, &four, pick);
+    tt_tensor *wh = tt_index_select(c, shape, 0, idx);                          /* [W,H,W,H] */
+    return tt_div(c, boxes, wh);
+}
+static tt_tensor *tr_bbox_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    (void)w;
+    return tr_bbox_fwd(c, xs[0], xs[1]);
+}
+
+static void test_model_bbox(void) {
+    tt_ctx *e = tu_ctx();
+    tr_model m;
+    int64_t bs[2] = {13, 4}, is[4] = {1, 3, 24, 40};
+    tt_tensor *boxes = tt_mul_scalar(e, tt_rand(e, 5, 2, bs), 40.0f);
+    tt_tensor *img = tt_zeros(e, TT_F32, 4, is);
+    tt_tensor *y = tr_bbox_fwd(e, boxes, img);
+    float *bv = tu_values(e, boxes), *yv = tu_values(e, y);
+    double want[52];
+    int i;
+    CHECK(bv && yv);
+    for (i = 0; bv && yv && i < 52; i++) want[i] = (double)bv[i] / ((i % 2 == 0) ? 40.0 : 24.0);
+    if (yv) CHECK_ALLCLOSE(yv, want, 52, 0.0, 1e-6);
+    free(bv);
+    free(yv);
+    CHECK_GUARDS(e);
+    tt_ctx_destroy(e);
+
+    tr_model_init(&m, tr_bbox_apply, NULL, 4);
+    tr_model_input(&m, 2, 13, 4, 0, 0);
+    tr_model_input(&m, 4, 1, 3, 24, 40);
+    m.ops[0] = "shape_as_tensor("; m.ops[1] = "cast("; m.ops[2] = "index_select("; m.ops[3] = "div(";
+    tr_check_zoo(&m, __FILE__, __LINE__);
+}
+
+/* ---- model 5: mixture-of-experts router with masks and tt_where ----------------------------- */
+
+#define TR_MOE_E 4
+#define TR_MOE_T 9
+#define TR_MOE_D 8
+
+typedef struct tr_moe_w { tt_tensor *wg, *bg, *we[TR_MOE_E], *be[TR_MOE_E]; } tr_moe_w;
+
+/* x [T,D]: top-1 expert by argmax of the gate, one-hot mask by comparing with arange, each
+   expert's output selected by where, scaled by the gate probability. 18 nodes. */
+static tt_tensor *tr_moe_fwd(tt_ctx *c, tt_tensor *x, const tr_moe_w *w) {
+    int64_t zs[2];
+    int one = 1, e;
+    tt_tensor *logits = tt_linear(c, x, w->wg, w->bg);                           /* [T,E] */
+    tt_tensor *top = tt_argmax(c, logits, 1, true);                              /* [T,1] i32 */
+    tt_tensor *ids = tt_arange(c, TT_I32, 0.0, (double)TR_MOE_E, 1.0);          /* constant [E] */
+    tt_tensor *mask = tt_eq(c, top, ids);                                        /* [T,E] bool */
+    tt_tensor *gate = tt_max(c, tt_softmax(c, logits, 1), &one, 1, true);        /* [T,1] */
+    tt_tensor *acc;
+    zs[0] = TR_MOE_T; zs[1] = TR_MOE_D;
+    acc = tt_zeros(c, TT_F32, 2, zs);                                            /* constant */
+    for (e = 0; e < TR_MOE_E; e++) {
+        tt_tensor *ye = tt_linear(c, x, w->we[e], w->be[e]);
+        tt_tensor *sel = tt_slice(c, mask, 1, e, e + 1, 1);                      /* [T,1] */
+        acc = tt_where(c, sel, ye, acc);
+    }
+    return tt_mul(c, acc, gate);
+}
+static tt_tensor *tr_moe_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    return tr_moe_fwd(c, xs[0], (const tr_moe_w *)w);
+}
+
+static tr_moe_w tr_moe_make(tt_ctx *wc, uint64_t seed) {
+    tr_moe_w w;
+    int e;
+    w.wg = tr_param2(wc, seed, TR_MOE_E, TR_MOE_D, 1.0f);
+    w.bg = tr_param1(wc, seed + 1, TR_MOE_E, 0.1f, 0.0f);
+    for (e = 0; e < TR_MOE_E; e++) {
+        w.we[e] = tr_param2(wc, seed + 10 + (uint64_t)e, TR_MOE_D, TR_MOE_D, 0.35f);
+        w.be[e] = tr_param1(wc, seed + 20 + (uint64_t)e, TR_MOE_D, 0.1f, 0.0f);
+    }
+    return w;
+}
+
+static void tr_moe_model(tr_model *m, const tr_moe_w *w) {
+    tr_model_init(m, tr_moe_apply, w, 5 + 3 * TR_MOE_E + 1);
+    tr_model_input(m, 2, TR_MOE_T, TR_MOE_D, 0, 0);
+    m->ops[0] = "linear("; m->ops[1] = "argmax("; m->ops[2] = "eq("; m->ops[3] = "softmax(";
+    m->ops[4] = " max("; m->ops[5] = "slice("; m->ops[6] = "where("; m->ops[7] = "mul(";
+}
+
+static void test_model_moe(void) {
+    tt_ctx *wc = tu_ctx(), *e = tu_ctx();
+    tr_moe_w w = tr_moe_make(wc, 600);
+    tr_model m;
+    int64_t xs[2] = {TR_MOE_T, TR_MOE_D};
+    tt_tensor *x = tt_randn(e, 3, 2, xs);
+    tt_tensor *y = tr_moe_fwd(e, x, &w);
+    tt_tensor *top = tt_argmax(e, tt_linear(e, x, w.wg, w.bg), 1, false);
+    float *tv = tu_values(e, top), *yv = tu_values(e, y);
+    int t, j, used[TR_MOE_E] = {0, 0, 0, 0}, n_used = 0;
+    CHECK_NO_ERROR(wc);
+    CHECK(tv && yv);
+    /* each row is expert top[t]'s output row times a gate in (1/E, 1]: nonzero somewhere */
+    for (t = 0; tv && yv && t < TR_MOE_T; t++) {
+        int nz = 0;
+        for (j = 0; j < TR_MOE_D; j++) nz |= yv[t * TR_MOE_D + j] != 0.0f;
+        CHECK(nz);
+        if (tv[t] >= 0 && tv[t] < TR_MOE_E) used[(int)tv[t]] = 1;
+    }
+    for (j = 0; j < TR_MOE_E; j++) n_used += used[j];
+    CHECK(n_used >= 2);      /* the routing really selects between experts */
+    free(tv);
+    free(yv);
+    CHECK_GUARDS(e);
+    tt_ctx_destroy(e);
+
+    tr_moe_model(&m, &w);
+    tr_check_zoo(&m, __FILE__, __LINE__);
+    CHECK_GUARDS(wc);
+    tt_ctx_destroy(wc);
+}
+
+/* ---- passes: exact node counts on small graphs ----------------------------------------------- */
+
+static const unsigned tr_dce = (unsigned)TT_PASS_DCE, tr_cse = (unsigned)TT_PASS_CSE;
+
+/* Dead branch: exp(y) * x is never used. 4 nodes traced, 2 live. */
+static tt_tensor *tr_dead_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    tt_tensor *dead = tt_mul(c, tt_exp(c, xs[1]), xs[0]);
+    (void)w;
+    (void)dead;
+    return tt_neg(c, tt_relu(c, xs[0]));
+}
+
+static void test_pass_dce(void) {
+    tr_model m;
+    tt_ctx *c = NULL, *e = tu_ctx();
+    tt_tensor *xs[2], *ins[2];
+    tt_graph *g;
+    tr_model_init(&m, tr_dead_apply, NULL, 4);
+    tr_model_input(&m, 2, 3, 7, 0, 0);
+    tr_model_input(&m, 2, 3, 7, 0, 0);
+    tr_check_model(&m, TT_MODE_DEFAULT, 0u, 4, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_dce, 2, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_cse, 4, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_dce | tr_cse, 2, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL, -2, 0, __FILE__, __LINE__);
+
+    /* the input only the dead branch read is still an input of the graph */
+    g = tr_trace(&m, 5, &c, xs, NULL, __FILE__, __LINE__);
+    CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, tr_dce), TT_OK);
+    CHECK_EQ_INT(tt_graph_num_nodes(g), 2);
+    CHECK_EQ_INT(tt_graph_num_inputs(g), 2);
+    CHECK_EQ_INT(tt_graph_run(g, xs, 1), TT_ERR_ARG);
+    tt_graph_clear_error(g);
+    ins[0] = tt_randn(e, 41, 2, m.shape[0]);
+    ins[1] = tt_randn(e, 42, 2, m.shape[1]);
+    CHECK_EQ_INT(tt_graph_run(g, ins, 2), TT_OK);
+    CHECK_SAME_BITS(e, tt_graph_output(g, 0), tt_neg(e, tt_relu(e, ins[0])));
+    CHECK_GUARDS(c);
+    CHECK_GUARDS(e);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(e);
+}
+
+/* add(x,y) twice, then their product: 3 nodes traced, 2 after CSE. */
+static tt_tensor *tr_cse_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    (void)w;
+    return tt_mul(c, tt_add(c, xs[0], xs[1]), tt_add(c, xs[0], xs[1]));
+}
+/* Equal calls whose attributes differ are not merged: 3 nodes before and after. */
+static tt_tensor *tr_cse_attr_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    (void)w;
+    return tt_add(c, tt_leaky_relu(c, xs[0], 0.1f), tt_leaky_relu(c, xs[0], 0.2f));
+}
+/* Same attributes: merged (3 -> 2). */
+static tt_tensor *tr_cse_attr_same_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    (void)w;
+    return tt_add(c, tt_leaky_relu(c, xs[0], 0.1f), tt_leaky_relu(c, xs[0], 0.1f));
+}
+/* Softmax over different axes of a square matrix: not merged (3). */
+static tt_tensor *tr_cse_axis_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    (void)w;
+    return tt_sub(c, tt_softmax(c, xs[0], 0), tt_softmax(c, xs[0], 1));
+}
+/* Different inputs: add(x,y) and add(x,x) are not merged (3). */
+static tt_tensor *tr_cse_inputs_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    (void)w;
+    return tt_mul(c, tt_add(c, xs[0], xs[1]), tt_add(c, xs[0], xs[0]));
+}
+/* Views are nodes and merge too: transpose twice, then add (3 -> 2). */
+static tt_tensor *tr_cse_view_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    (void)w;
+    return tt_add(c, tt_transpose(c, xs[0], 0, 1), tt_transpose(c, xs[0], 0, 1));
+}
+/* CSE then DCE: the duplicate add feeds a dead exp. 4 traced; CSE 3, DCE 3, both 2. */
+static tt_tensor *tr_cse_dce_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    tt_tensor *a = tt_add(c, xs[0], xs[1]);
+    tt_tensor *b = tt_add(c, xs[0], xs[1]);
+    tt_tensor *dead = tt_exp(c, b);
+    (void)w;
+    (void)dead;
+    return tt_mul(c, a, b);
+}
+
+static void test_pass_cse(void) {
+    tr_model m;
+    tr_model_init(&m, tr_cse_apply, NULL, 3);
+    tr_model_input(&m, 2, 3, 7, 0, 0);
+    tr_model_input(&m, 2, 3, 7, 0, 0);
+    tr_check_model(&m, TT_MODE_DEFAULT, 0u, 3, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_cse, 2, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_dce, 3, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_dce | tr_cse, 2, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL, -2, 0, __FILE__, __LINE__);
+
+    m.apply = tr_cse_inputs_apply;
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_cse, 3, 0, __FILE__, __LINE__);
+
+    m.apply = tr_cse_dce_apply;
+    m.nodes = 4;
+    tr_check_model(&m, TT_MODE_DEFAULT, 0u, 4, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_cse, 3, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_dce, 3, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_dce | tr_cse, 2, 0, __FILE__, __LINE__);
+
+    tr_model_init(&m, tr_cse_attr_apply, NULL, 3);
+    tr_model_input(&m, 2, 5, 5, 0, 0);
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_dce | tr_cse, 3, 0, __FILE__, __LINE__);
+    m.apply = tr_cse_attr_same_apply;
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_dce | tr_cse, 2, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, 0u, 3, 0, __FILE__, __LINE__);
+    m.apply = tr_cse_axis_apply;
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_dce | tr_cse, 3, 0, __FILE__, __LINE__);
+    m.apply = tr_cse_view_apply;
+    tr_check_model(&m, TT_MODE_DEFAULT, tr_cse, 2, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, 0u, 3, 0, __FILE__, __LINE__);
+}
+
+/* ---- determinism --------------------------------------------------------------------------- */
+
+static void test_determinism(void) {
+    tt_ctx *wc = tu_ctx(), *c = NULL, *e = tu_ctx();
+    tr_enc_w w = tr_enc_make(wc, 700);
+    tr_model m;
+    tt_tensor *xs[2], *a[1], *b[1], *ref_a, *ref_b;
+    tt_graph *g;
+    float *first_a = NULL, *first_b = NULL;
+    int run, bad = 0;
+    tr_enc_model(&m, &w);
+    g = tr_trace(&m, 1, &c, xs, NULL, __FILE__, __LINE__);
+    a[0] = tt_randn(e, 801, 3, m.shape[0]);
+    b[0] = tt_randn(e, 802, 3, m.shape[0]);
+    ref_a = tr_enc_fwd(e, a[0], &w);
+    ref_b = tr_enc_fwd(e, b[0], &w);
+    CHECK(g != NULL);
+    CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL), TT_OK);
+    /* 50 runs, alternating two inputs: every output bitwise the first one for its input */
+    for (run = 0; g && run < 50; run++) {
+        int odd = run & 1;
+        float *v;
+        if (tt_graph_run(g, odd ? b : a, 1) != TT_OK) { CHECK_EQ_INT(tt_graph_status(g), TT_OK); break; }
+        v = tu_values(e, tt_graph_output(g, 0));
+        if (!v) { CHECK(v != NULL); break; }
+        if (run == 0) { first_a = v; CHECK_SAME_BITS(e, tt_graph_output(g, 0), ref_a); continue; }
+        if (run == 1) { first_b = v; CHECK_SAME_BITS(e, tt_graph_output(g, 0), ref_b); continue; }
+        if (memcmp(v, odd ? first_b : first_a, sizeof(float) * (size_t)ref_a->numel) != 0) bad++;
+        free(v);
+    }
+    CHECK_EQ_INT(bad, 0);
+    free(first_a);
+    free(first_b);
+    CHECK_GUARDS(c);
+    CHECK_GUARDS(e);
+    CHECK_GUARDS(wc);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(e);
+    tt_ctx_destroy(wc);
+}
+
+/* ---- tracer warnings ------------------------------------------------------------------------ */
+
+static int tr_item_line;
+
+/* Branches in C on a traced value: the graph keeps the branch taken while tracing. */
+static tt_tensor *tr_branchy_fwd(tt_ctx *c, tt_tensor *x) {
+    float total = tt_item(c, tt_sum(c, x, NULL, 0, false)); tr_item_line = __LINE__;
+    if (total > 0.0f) return tt_relu(c, x);
+    return tt_neg(c, x);
+}
+
+static int tr_read_lines[3];
+
+/* Reads traced values with tt_get (an input), tt_data and tt_copy_to_f32 (op results); the
+   values become constants of the graph. */
+static tt_tensor *tr_reader_fwd(tt_ctx *c, tt_tensor *x) {
+    int64_t idx[2];
+    float buf[1] = {0.0f}, g;
+    const float *p;
+    tt_tensor *y = tt_exp(c, x);
+    idx[0] = 0; idx[1] = 1;
+    g = tt_get(c, x, idx); tr_read_lines[0] = __LINE__;
+    p = (const float *)tt_data(y); tr_read_lines[1] = __LINE__;
+    tt_copy_to_f32(c, tt_sum(c, y, NULL, 0, false), buf, 1); tr_read_lines[2] = __LINE__;
+    return tt_mul_scalar(c, tt_add_scalar(c, y, p ? p[0] : 0.0f), g + buf[0]);
+}
+
+/* The warning of g that names file:line, or NULL. */
+static const char *tr_warning_at(const tt_graph *g, int line) {
+    char where[64];
+    int i;
+    snprintf(where, sizeof where, "test_trace.c:%d", line);
+    for (i = 0; i < tt_graph_num_warnings(g); i++)
+        if (tt_graph_warning(g, i) && strstr(tt_graph_warning(g, i), where)) return tt_graph_warning(g, i);
+    return NULL;
+}
+
+static void test_warning_item(void) {
+    tt_ctx *c = tu_ctx(), *e = tu_ctx();
+    int64_t s[2] = {3, 7};
+    tt_tensor *x = tt_rand(c, 1, 2, s), *y, *in[1];
+    tt_graph *g;
+    const char *w;
+    char where[64];
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tr_branchy_fwd(c, x);
+    g = tt_trace_end(c, &y, 1);
+    CHECK(g != NULL);
+    CHECK_NO_ERROR(c);
+    CHECK_GUARDS(c);
+    CHECK_EQ_INT(tt_graph_num_warnings(g), 1);
+    w = tt_graph_warning(g, 0);
+    snprintf(where, sizeof where, "test_trace.c:%d", tr_item_line);
+    CHECK_STR_CONTAINS(w, where);
+    CHECK_STR_CONTAINS(w, "constant");
+    CHECK_STR_CONTAINS(w, "tt_item");
+    CHECK(tt_graph_warning(g, 1) == NULL);
+    CHECK(tt_graph_warning(g, -1) == NULL);
+    /* the branch taken while tracing (sum > 0: relu) is what the graph does, also on an input
+       whose sum is negative, where the eager code takes the other branch */
+    in[0] = tt_neg(e, tt_rand(e, 2, 2, s));
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_OK);
+    CHECK_SAME_BITS(e, tt_graph_output(g, 0), tt_relu(e, in[0]));
+    CHECK_EQ_INT(tt_graph_num_warnings(g), 1);     /* runs add no warnings */
+    CHECK_GUARDS(e);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(e);
+}
+
+static void test_warning_other_reads(void) {
+    tt_ctx *c = tu_ctx(), *e = tu_ctx();
+    int64_t s[2] = {3, 7};
+    tt_tensor *x = tt_randn(c, 1, 2, s), *y, *in[1];
+    tt_graph *g;
+    float g01, p0, total;
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tr_reader_fwd(c, x);
+    g = tt_trace_end(c, &y, 1);
+    CHECK(g != NULL);
+    CHECK_NO_ERROR(c);
+    CHECK_GUARDS(c);
+    if (!g) { tt_ctx_destroy(c); tt_ctx_destroy(e); return; }
+    CHECK_EQ_INT(tt_graph_num_warnings(g), 3);
+    CHECK_STR_CONTAINS(tr_warning_at(g, tr_read_lines[0]), "tt_get");
+    CHECK_STR_CONTAINS(tr_warning_at(g, tr_read_lines[1]), "tt_data");
+    CHECK_STR_CONTAINS(tr_warning_at(g, tr_read_lines[2]), "tt_copy_to_f32");
+    /* the values read became constants: the graph computes (exp(x2) + p0) * (g01 + total) with
+       the numbers of the traced input */
+    {
+        int64_t idx[2] = {0, 1};
+        tt_tensor *ex = tt_exp(e, x);
+        float buf[1];
+        g01 = tt_get(e, x, idx);          /* what tt_get read: x[0,1] */
+        idx[1] = 0;
+        p0 = tt_get(e, ex, idx);          /* what tt_data pointed at: exp(x)[0,0] */
+        CHECK_EQ_INT(tt_copy_to_f32(e, tt_sum(e, ex, NULL, 0, false), buf, 1), TT_OK);
+        total = buf[0];
+    }
+    in[0] = tt_randn(e, 9, 2, s);
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_OK);
+    CHECK_SAME_BITS(e, tt_graph_output(g, 0), tt_mul_scalar(e, tt_add_scalar(e, tt_exp(e, in[0]), p0), g01 + total));
+    CHECK_EQ_INT(tt_graph_num_warnings(g), 3);
+    CHECK_GUARDS(e);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(e);
+}
+
+/* No read of a traced value: no warning. Reading after the trace, or reading a parameter (not a
+   traced value) during it: no warning either. */
+static void test_warning_none(void) {
+    tt_ctx *wc = tu_ctx(), *c = tu_ctx();
+    tr_mlp_w w = tr_mlp_make(wc, 4, 5, 3, 20);
+    int64_t s[2] = {2, 4};
+    tt_tensor *x = tt_randn(c, 1, 2, s), *y, *param = tt_scalar(wc, 2.5f);
+    tt_graph *g;
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tt_mul_scalar(c, tr_mlp_fwd(c, x, &w), tt_item(c, param));
+    g = tt_trace_end(c, &y, 1);
+    CHECK(g != NULL);
+    CHECK_NO_ERROR(c);
+    CHECK_EQ_INT(tt_graph_num_warnings(g), 0);
+    CHECK(tt_graph_warning(g, 0) == NULL);
+    CHECK(tt_item(c, tt_sum(c, y, NULL, 0, false)) > 0.0f);     /* not tracing: fine */
+    CHECK_EQ_INT(tt_graph_num_warnings(g), 0);
+    CHECK_NO_ERROR(c);
+    CHECK_GUARDS(c);
+    CHECK_GUARDS(wc);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+
+/* ---- guards on tt_graph_run ---------------------------------------------------------------- */
+
+static void test_run_guards(void) {
+    tt_ctx *wc = tu_ctx(), *c = tu_ctx(), *e = tu_ctx();
+    tr_mlp_w w = tr_mlp_make(wc, 4, 5, 3, 30);
+    int64_t s24[2] = {2, 4}, s34[2] = {3, 4}, s25[2] = {2, 5}, s8[1] = {8}, s241[3] = {2, 4, 1}, s42[2] = {4, 2};
+    tt_tensor *x = tt_randn(c, 1, 2, s24), *y, *in[2];
+    tt_graph *g;
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tr_mlp_fwd(c, x, &w);
+    g = tt_trace_end(c, &y, 1);
+    CHECK(g != NULL);
+    if (!g) { tt_ctx_destroy(c); tt_ctx_destroy(e); tt_ctx_destroy(wc); return; }
+    CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL), TT_OK);
+
+    in[0] = tt_randn(e, 2, 2, s34);
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_ERR_SHAPE);
+    CHECK_STR_CONTAINS(tt_graph_error(g), "[3,4]");
+    CHECK_GRAPH_ERROR(g, TT_ERR_SHAPE, "[2,4]");
+    in[0] = tt_randn(e, 3, 2, s25);
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_ERR_SHAPE);
+    CHECK_GRAPH_ERROR(g, TT_ERR_SHAPE, "[2,4]");
+    in[0] = tt_randn(e, 4, 1, s8);                               /* other rank */
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_ERR_SHAPE);
+    CHECK_GRAPH_ERROR(g, TT_ERR_SHAPE, "[2,4]");
+    in[0] = tt_randn(e, 5, 3, s241);
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_ERR_SHAPE);
+    CHECK_GRAPH_ERROR(g, TT_ERR_SHAPE, "[2,4]");
+    in[0] = tt_zeros(e, TT_I32, 2, s24);                         /* right shape, wrong dtype */
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_ERR_DTYPE);
+    CHECK_GRAPH_ERROR(g, TT_ERR_DTYPE, "i32");
+    in[0] = tt_cast(e, tt_randn(e, 6, 2, s24), TT_F16);
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_ERR_DTYPE);
+    CHECK_GRAPH_ERROR(g, TT_ERR_DTYPE, "f16");
+    in[0] = tt_randn(e, 7, 2, s24);                              /* wrong number of inputs */
+    in[1] = tt_randn(e, 8, 2, s24);
+    CHECK_EQ_INT(tt_graph_run(g, in, 2), TT_ERR_ARG);
+    CHECK_GRAPH_ERROR(g, TT_ERR_ARG, NULL);
+    CHECK_EQ_INT(tt_graph_run(g, in, 0), TT_ERR_ARG);
+    CHECK_GRAPH_ERROR(g, TT_ERR_ARG, NULL);
+    CHECK_EQ_INT(tt_graph_run(g, in, -1), TT_ERR_ARG);
+    CHECK_GRAPH_ERROR(g, TT_ERR_ARG, NULL);
+    CHECK_EQ_INT(tt_graph_run(g, NULL, 1), TT_ERR_ARG);          /* NULL array */
+    CHECK_GRAPH_ERROR(g, TT_ERR_ARG, NULL);
+    in[0] = NULL;                                                 /* NULL tensor */
+    CHECK(tt_graph_run(g, in, 1) != TT_OK);
+    CHECK(tt_graph_error(g) != NULL);
+    tt_graph_clear_error(g);
+
+    /* errors are sticky until cleared: the first one is kept */
+    in[0] = tt_randn(e, 9, 2, s34);
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_ERR_SHAPE);
+    in[0] = tt_zeros(e, TT_I32, 2, s24);
+    CHECK(tt_graph_run(g, in, 1) != TT_OK);
+    CHECK_GRAPH_ERROR(g, TT_ERR_SHAPE, "[2,4]");
+
+    /* after all that, correct runs work: contiguous, and a transposed (non-contiguous) view */
+    in[0] = tt_randn(e, 10, 2, s24);
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_OK);
+    CHECK(tt_graph_error(g) == NULL);
+    CHECK_SAME_BITS(e, tt_graph_output(g, 0), tr_mlp_fwd(e, in[0], &w));
+    CHECK(tt_graph_output(g, 1) == NULL);
+    CHECK(tt_graph_output(g, -1) == NULL);
+    in[0] = tt_transpose(e, tt_randn(e, 11, 2, s42), 0, 1);
+    CHECK(!tt_is_contiguous(in[0]));
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_OK);
+    CHECK_SAME_BITS(e, tt_graph_output(g, 0), tr_mlp_fwd(e, tt_contiguous(e, in[0]), &w));
+    CHECK_NO_ERROR(e);
+    CHECK_GUARDS(c);
+    CHECK_GUARDS(e);
+    CHECK_GUARDS(wc);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(e);
+    tt_ctx_destroy(wc);
+}
+
+/* A run without tt_graph_compile compiles first. */
+static void test_run_without_compile(void) {
+    tt_ctx *wc = tu_ctx(), *c = NULL, *e = tu_ctx();
+    tr_moe_w w = tr_moe_make(wc, 900);
+    tr_model m;
+    tt_tensor *xs[2], *in[1];
+    tt_graph *g;
+    tr_moe_model(&m, &w);
+    g = tr_trace(&m, 3, &c, xs, NULL, __FILE__, __LINE__);
+    in[0] = tt_randn(e, 31, 2, m.shape[0]);
+    CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_OK);
+    CHECK_SAME_BITS(e, tt_graph_output(g, 0), tr_moe_fwd(e, in[0], &w));
+    CHECK(tt_graph_get_stats(g).arena_bytes <= tt_graph_get_stats(g).unplanned_bytes);
+    CHECK_GUARDS(e);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(e);
+    tt_ctx_destroy(wc);
+}
+
+/* Two outputs, one of them a reduction of an intermediate value. */
+static void test_two_outputs(void) {
+    tt_ctx *c = tu_ctx(), *e = tu_ctx();
+    int64_t s[2] = {33, 7};
+    int ax = 1;
+    tt_tensor *x = tt_randn(c, 1, 2, s), *ys[2], *in[1];
+    tt_graph *g;
+    unsigned passes[2];
+    int k;
+    passes[0] = 0u; passes[1] = (unsigned)TT_PASS_ALL;
+    for (k = 0; k < 2; k++) {
+        CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+        tt_trace_input(x, "x");
+        ys[0] = tt_tanh(c, x);
+        ys[1] = tt_sum(c, tt_mul(c, ys[0], x), &ax, 1, false);
+        g = tt_trace_end(c, ys, 2);
+        CHECK(g != NULL);
+        if (!g) break;
+        CHECK_EQ_INT(tt_graph_num_outputs(g), 2);
+        CHECK_EQ_INT(tt_graph_get_stats(g).nodes_traced, 3);
+        CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, passes[k]), TT_OK);
+        if (k == 0) CHECK_EQ_INT(tt_graph_num_nodes(g), 3);
+        in[0] = tt_randn(e, 50 + (uint64_t)k, 2, s);
+        CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_OK);
+        CHECK_SAME_BITS(e, tt_graph_output(g, 0), tt_tanh(e, in[0]));
+        CHECK_SAME_BITS(e, tt_graph_output(g, 1), tt_sum(e, tt_mul(e, tt_tanh(e, in[0]), in[0]), &ax, 1, false));
+        CHECK(tt_graph_output(g, 2) == NULL);
+        tt_graph_destroy(g);
+    }
+    CHECK_GUARDS(c);
+    CHECK_GUARDS(e);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(e);
+}
+
+/* Every graph function accepts a NULL graph. */
+static void test_null_graph(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t s[2] = {2, 4};
+    tt_tensor *x = tt_randn(c, 1, 2, s), *in[1];
+    char buf[16];
+    tt_graph_stats st;
+    in[0] = x;
+    CHECK(tt_graph_run(NULL, in, 1) != TT_OK);
+    CHECK(tt_graph_compile(NULL, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL) != TT_OK);
+    CHECK(tt_graph_output(NULL, 0) == NULL);
+    CHECK(tt_graph_num_inputs(NULL) <= 0);
+    CHECK(tt_graph_num_outputs(NULL) <= 0);
+    CHECK(tt_graph_num_nodes(NULL) <= 0);
+    CHECK_EQ_INT(tt_graph_num_warnings(NULL), 0);
+    CHECK(tt_graph_warning(NULL, 0) == NULL);
+    CHECK(tt_graph_status(NULL) != TT_OK);
+    (void)tt_graph_error(NULL);
+    tt_graph_clear_error(NULL);
+    st = tt_graph_get_stats(NULL);
+    CHECK_EQ_INT(st.nodes, 0);
+    CHECK_EQ_INT(st.nodes_traced, 0);
+    memset(buf, 'Z', sizeof buf);
+    (void)tt_graph_str(NULL, buf, sizeof buf);
+    CHECK(memchr(buf, '\0', sizeof buf) != NULL);
+    (void)tt_graph_str(NULL, NULL, 0);
+    tt_graph_destroy(NULL);
+    CHECK(tt_trace_begin(NULL) != TT_OK);
+    CHECK(tt_trace_end(NULL, in, 1) == NULL);
+    CHECK(!tt_is_tracing(NULL));
+    CHECK(tt_trace_input(NULL, "x") == NULL);
+    CHECK_NO_ERROR(c);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+/* ---- error states of the tracer ------------------------------------------------------------ */
+
+/* A trivial trace that must succeed (after an error of the same context). */
+static void tr_trace_ok(tt_ctx *c, tt_tensor *x, const char *file, int line) {
+    tt_tensor *y;
+    tt_graph *g;
+    tt_test__eq_int(tt_trace_begin(c), TT_OK, file, line, "tt_trace_begin(c)", "TT_OK");
+    tt_trace_input(x, "x");
+    y = tt_sigmoid(c, x);
+    g = tt_trace_end(c, &y, 1);
+    if (!g) tt_test__fail(file, line, "a fresh trace after an error gives a graph");
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    tt_graph_destroy(g);
+}
+
+static void test_trace_end_without_begin(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t s[2] = {2, 4};
+    tt_tensor *x = tt_randn(c, 1, 2, s), *y = tt_relu(c, x);
+    CHECK(!tt_is_tracing(c));
+    CHECK(tt_trace_end(c, &y, 1) == NULL);
+    CHECK_ERROR(c, TT_ERR_STATE, "tt_trace_end");
+    tr_trace_ok(c, x, __FILE__, __LINE__);
+    /* and once more after a complete trace */
+    CHECK(tt_trace_end(c, &y, 1) == NULL);
+    CHECK_ERROR(c, TT_ERR_STATE, "tt_trace_end");
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+static void test_trace_begin_twice(void) {
+    tt_ctx *c = tu_ctx(), *e = tu_ctx();
+    int64_t s[2] = {3, 3};
+    tt_tensor *x = tt_randn(c, 1, 2, s), *y, *in[1];
+    tt_graph *g;
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tt_exp(c, x);
+    CHECK_EQ_INT(tt_trace_begin(c), TT_ERR_STATE);
+    CHECK_ERROR(c, TT_ERR_STATE, "tt_trace_begin");
+    CHECK(tt_is_tracing(c));                        /* the first trace goes on */
+    y = tt_add(c, y, x);
+    g = tt_trace_end(c, &y, 1);
+    CHECK(g != NULL);
+    CHECK_NO_ERROR(c);
+    if (g) {
+        CHECK_EQ_INT(tt_graph_get_stats(g).nodes_traced, 2);
+        in[0] = tt_randn(e, 2, 2, s);
+        CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_OK);
+        CHECK_SAME_BITS(e, tt_graph_output(g, 0), tt_add(e, tt_exp(e, in[0]), in[0]));
+    }
+    CHECK_GUARDS(c);
+    CHECK_GUARDS(e);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(e);
+}
+
+static void test_trace_end_bad_outputs(void) {
+    tt_ctx *wc = tu_ctx(), *c = tu_ctx();
+    int64_t s[2] = {2, 4};
+    tt_tensor *param = tt_randn(wc, 3, 2, s);
+    tt_tensor *x = tt_randn(c, 1, 2, s), *before = tt_randn(c, 2, 2, s), *y, *outs[2], *nul = NULL;
+
+    /* a parameter */
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tt_mul(c, x, param);
+    CHECK(tt_trace_end(c, &param, 1) == NULL);
+    CHECK_ANY_ERROR(c, "tt_trace_end");
+    CHECK(!tt_is_tracing(c));
+    (void)y;
+
+    /* a tensor of the context made before the trace, among good ones */
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    outs[0] = tt_mul(c, x, param);
+    outs[1] = before;
+    CHECK(tt_trace_end(c, outs, 2) == NULL);
+    CHECK_ANY_ERROR(c, "tt_trace_end");
+    CHECK(!tt_is_tracing(c));
+
+    /* a NULL output although no op failed */
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tt_relu(c, x);
+    CHECK(tt_trace_end(c, &nul, 1) == NULL);
+    CHECK_ANY_ERROR(c, "tt_trace_end");
+    CHECK(!tt_is_tracing(c));
+
+    /* a NULL array, a negative count */
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tt_relu(c, x);
+    CHECK(tt_trace_end(c, NULL, 1) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_trace_end");
+    CHECK(!tt_is_tracing(c));
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tt_relu(c, x);
+    CHECK(tt_trace_end(c, &y, -1) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_trace_end");
+    CHECK(!tt_is_tracing(c));
+
+    tr_trace_ok(c, x, __FILE__, __LINE__);
+    CHECK_GUARDS(c);
+    CHECK_GUARDS(wc);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+
+static void test_trace_op_fails(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t s[2] = {2, 3}, bad[2] = {4, 4};
+    tt_tensor *x = tt_randn(c, 1, 2, s), *y, *z;
+
+    /* the failing op's NULL flows to the output */
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tt_relu(c, tt_matmul(c, x, x));                       /* [2,3] @ [2,3]: inner 3 vs 2 */
+    CHECK(y == NULL);
+    CHECK(tt_trace_end(c, &y, 1) == NULL);
+    CHECK_STR_CONTAINS(tt_error(c), "[2,3]");
+    CHECK_ERROR(c, TT_ERR_SHAPE, "tt_matmul");
+    CHECK(!tt_is_tracing(c));
+
+    /* the failing op's result is not used: the trace still fails, with the op's error kept */
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    z = tt_reshape(c, x, 2, bad);
+    CHECK(z == NULL);
+    y = tt_relu(c, x);
+    CHECK(y != NULL);
+    CHECK(tt_trace_end(c, &y, 1) == NULL);
+    CHECK_ERROR(c, TT_ERR_SHAPE, "tt_reshape");
+    CHECK(!tt_is_tracing(c));
+
+    /* a dtype error during the trace */
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tt_where(c, x, x, x);                                  /* cond must be bool */
+    CHECK(y == NULL);
+    y = tt_exp(c, x);
+    CHECK(tt_trace_end(c, &y, 1) == NULL);
+    CHECK_ERROR(c, TT_ERR_DTYPE, "tt_where");
+    CHECK(!tt_is_tracing(c));
+
+    tr_trace_ok(c, x, __FILE__, __LINE__);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+/* The graph owns its memory: the trace context (with its scopes, the example inputs and the
+   constants made during the trace) is gone before the graph is compiled and run. */
+static void test_trace_ctx_destroyed(void) {
+    tt_ctx *wc = tu_ctx(), *e = tu_ctx();
+    tr_moe_w mw = tr_moe_make(wc, 1000);
+    tr_enc_w ew = tr_enc_make(wc, 1100);
+    tr_model models[2];
+    int k;
+    tr_moe_model(&models[0], &mw);
+    tr_enc_model(&models[1], &ew);
+    for (k = 0; k < 2; k++) {
+        const tr_model *m = &models[k];
+        tt_ctx *c = tu_ctx();
+        tt_scope sc = tt_scope_begin(c);
+        tt_tensor *x = tt_randn(c, 40 + (uint64_t)k, m->ndim[0], m->shape[0]), *y, *in[1], *ref;
+        tt_graph *g;
+        float *traced_vals;
+        CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+        tt_trace_input(x, "x");
+        y = m->apply(c, &x, m->w);
+        g = tt_trace_end(c, &y, 1);
+        CHECK(g != NULL);
+        CHECK_NO_ERROR(c);
+        CHECK_GUARDS(c);
+        traced_vals = tu_values(c, y);
+        /* overwrite what the trace left in the context, then free it all */
+        tt_scope_end(c, sc);
+        {
+            int64_t big = 65536;
+            tt_tensor *junk = tt_full(c, TT_F32, 1, &big, 12345.0);
+            CHECK(junk != NULL);
+        }
+        tt_ctx_destroy(c);
+        if (!g) { free(traced_vals); continue; }
+        CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL), TT_OK);
+        in[0] = tt_randn(e, 60 + (uint64_t)k, m->ndim[0], m->shape[0]);
+        ref = m->apply(e, in, m->w);
+        CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_OK);
+        CHECK_SAME_BITS(e, tt_graph_output(g, 0), ref);
+        /* and on the traced input's values again (recreated: same seed) */
+        in[0] = tt_randn(e, 40 + (uint64_t)k, m->ndim[0], m->shape[0]);
+        CHECK_EQ_INT(tt_graph_run(g, in, 1), TT_OK);
+        {
+            float *v = tu_values(e, tt_graph_output(g, 0));
+            CHECK(v && traced_vals && memcmp(v, traced_vals, sizeof(float) * (size_t)ref->numel) == 0);
+            free(v);
+        }
+        free(traced_vals);
+        tt_graph_destroy(g);
+    }
+    CHECK_NO_ERROR(e);
+    CHECK_GUARDS(e);
+    CHECK_GUARDS(wc);
+    tt_ctx_destroy(e);
+    tt_ctx_destroy(wc);
+}
+
+/* ---- tt_graph_str -------------------------------------------------------------------------- */
+
+static void test_graph_str(void) {
+    tt_ctx *wc = tu_ctx(), *c = tu_ctx();
+    tr_mlp_w w = tr_mlp_make(wc, 33, 64, 10, 100);
+    int64_t s[2] = {5, 33};
+    tt_tensor *x = tt_randn(c, 1, 2, s), *y;
+    tt_graph *g;
+    char *full, small[16], one[4];
+    size_t need, len, r;
+    int i;
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(x, "x");
+    y = tr_mlp_fwd(c, x, &w);
+    g = tt_trace_end(c, &y, 1);
+    CHECK(g != NULL);
+    if (!g) { tt_ctx_destroy(c); tt_ctx_destroy(wc); return; }
+    CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, 0u), TT_OK);
+
+    need = tt_graph_str(g, NULL, 0);
+    CHECK(need > 20);
+    full = (char *)malloc(need + 8);
+    memset(full, 'Z', need + 8);
+    r = tt_graph_str(g, full, need + 8);
+    CHECK_EQ_INT(r, need);
+    full[need + 7] = '\0';
+    len = strlen(full);
+    CHECK(len == need || len + 1 == need);        /* the length, with or without the NUL */
+    CHECK_STR_CONTAINS(full, "linear(");
+    CHECK_STR_CONTAINS(full, "relu(");
+    CHECK_STR_CONTAINS(full, "softmax(");
+    CHECK_EQ_INT(tr_count(full, "linear("), 2);
+    CHECK_STR_CONTAINS(full, "[5,10]");            /* the output's shape */
+    CHECK_STR_CONTAINS(full, "[5,64]");            /* the hidden layer's */
+    CHECK_STR_CONTAINS(full, "f32");
+
+    /* a small buffer: a NUL-terminated prefix, nothing written past size, the length needed */
+    memset(small, 'Z', sizeof small);
+    r = tt_graph_str(g, small, 8);
+    CHECK_EQ_INT(r, need);
+    CHECK(small[7] == '\0');
+    CHECK(memcmp(small, full, 7) == 0);
+    for (i = 8; i < (int)sizeof small; i++) CHECK(small[i] == 'Z');
+    memset(one, 'Z', sizeof one);
+    r = tt_graph_str(g, one, 1);
+    CHECK_EQ_INT(r, need);
+    CHECK(one[0] == '\0');
+    CHECK(one[1] == 'Z');
+    /* exactly `len + 1` bytes: the whole text */
+    {
+        char *exact = (char *)malloc(len + 1);
+        memset(exact, 'Z', len + 1);
+        CHECK_EQ_INT(tt_graph_str(g, exact, len + 1), need);
+        CHECK(exact[len] == '\0' && strcmp(exact, full) == 0);
+        free(exact);
+    }
+    free(full);
+    CHECK_GUARDS(c);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+
+TT_TEST_GROUP(trace) = {
+    {"model_mlp", test_model_mlp},
+    {"model_cnn", test_model_cnn},
+    {"model_transformer", test_model_transformer},
+    {"model_bbox_shape_as_tensor", test_model_bbox},
+    {"model_moe_router", test_model_moe},
+    {"pass_dce", test_pass_dce},
+    {"pass_cse", test_pass_cse},
+    {"determinism_50_runs", test_determinism},
+    {"warning_item", test_warning_item},
+    {"warning_other_reads", test_warning_other_reads},
+    {"warning_none", test_warning_none},
+    {"run_guards", test_run_guards},
+    {"run_without_compile", test_run_without_compile},
+    {"two_outputs", test_two_outputs},
+    {"null_graph", test_null_graph},
+    {"trace_end_without_begin", test_trace_end_without_begin},
+    {"trace_begin_twice", test_trace_begin_twice},
+    {"trace_end_bad_outputs", test_trace_end_bad_outputs},
+    {"trace_op_fails", test_trace_op_fails},
+    {"trace_ctx_destroyed", test_trace_ctx_destroyed},
+    {"graph_str", test_graph_str},
+    {NULL, NULL}
+};
