@@ -468,6 +468,7 @@ typedef enum tt_mode {
 typedef enum tt_pass {
     TT_PASS_DCE       = 1u << 0,    /* dead-code elimination: drop what no output needs */
     TT_PASS_CSE       = 1u << 1,    /* common subexpressions: one node for equal calls */
+    TT_PASS_FUSE      = 1u << 6,    /* elementwise chains become one node that reads and writes once */
     TT_PASS_ALL       = 0xFFFFu
 } tt_pass;
 
@@ -484,6 +485,9 @@ typedef struct tt_graph_stats {
     size_t unplanned_bytes;         /* the same without reuse: every value its own buffer */
     size_t scratch_bytes;           /* temporaries of the kernels, reused by every node */
     size_t constant_bytes;          /* constants copied into the graph */
+    int    fused_nodes;             /* fused elementwise nodes */
+    int    fused_ops;               /* ops inside them (longest chain: max_fused_ops) */
+    int    max_fused_ops;
 } tt_graph_stats;
 
 /* Start recording ops of ctx. Fails if a trace is already running (no nesting). */
@@ -1584,7 +1588,8 @@ typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
     X(TILE,            "tile",            TT__K_OTHER,  tt__infer_repeat,    tt__exec_repeat,    0) \
     X(FLIP,            "flip",            TT__K_OTHER,  tt__infer_flip,      tt__exec_flip,      0) \
     X(SHAPE_AS_TENSOR, "shape_as_tensor", TT__K_OTHER,  tt__infer_shape_as_tensor, tt__exec_shape_as_tensor, 0) \
-    X(SDPA,            "scaled_dot_product_attention", TT__K_OTHER, tt__infer_sdpa, tt__exec_sdpa, 8)
+    X(SDPA,            "scaled_dot_product_attention", TT__K_OTHER, tt__infer_sdpa, tt__exec_sdpa, 8) \
+    X(FUSED,           "fused",           TT__K_EWISE,  tt__infer_none,      tt__exec_none,      0)
 
 #define TT__OP_ENUM(N, s, k, inf, ex, opt) TT__OP_##N,
 typedef enum tt__opcode { TT__OPS(TT__OP_ENUM) TT__OP_COUNT } tt__opcode;
@@ -2018,7 +2023,7 @@ TT_API tt_tensor *tt_flatten(tt_ctx *ctx, tt_tensor *x, int start_axis, int end_
  * are contiguous for every operand, so a contiguous tensor becomes one long row. The
  * kernel then handles rows: tt__loop_next moves every operand to the next row.
  * ========================================================================== */
-#define TT__MAX_OPS 4
+#define TT__MAX_OPS 16         /* a fused node: its outputs (one operand) and up to 15 inputs */
 #define TT__CHUNK   256          /* elements per gathered chunk: 1 KiB of floats, stays in L1 */
 
 typedef struct tt__loop {
@@ -4231,8 +4236,14 @@ TT_API tt_tensor *tt_trace_input(tt_tensor *t, const char *name) {
  * run on zero inputs measures the scratch memory the kernels need; after that a run only
  * binds inputs and calls each node's exec, allocating nothing.
  * ========================================================================== */
+struct tt__program;
+
 struct tt_graph {
     tt__tape       tape;           /* values, nodes, inputs and warnings of the trace */
+    int            n_traced_nodes; /* nodes and pool entries of the trace; compilation appends */
+    int            n_traced_pool;
+    struct tt__program *progs;     /* fused nodes' micro-op programs */
+    int            n_progs, cap_progs;
     int           *outputs;        /* value ids */
     int            n_outputs;
     int           *remap;          /* value -> the value that replaces it (CSE) */
@@ -4282,6 +4293,9 @@ static void tt__graph_release_plan(tt_graph *g) {
     tt__heap_free(al, g->rt);      g->rt = NULL;
     tt__heap_free(al, g->argv);    g->argv = NULL;
     tt_ctx_destroy(g->scratch);    g->scratch = NULL;
+    g->n_progs = 0;
+    g->tape.n_nodes = g->n_traced_nodes;               /* drop the fused nodes of an earlier compile */
+    g->tape.n_pool = g->n_traced_pool;
     tt__heap_free(al, g->scratch_mem); g->scratch_mem = NULL;
     g->compiled = false;
     g->n_order = 0;
@@ -4292,6 +4306,7 @@ TT_API void tt_graph_destroy(tt_graph *g) {
     if (!g) return;
     tt__graph_release_plan(g);
     al = g->tape.alloc;
+    tt__heap_free(&al, g->progs);
     tt__heap_free(&al, g->outputs);
     tt__tape_free(&g->tape);
     tt__heap_free(&al, g);
@@ -4340,6 +4355,8 @@ TT_API tt_graph *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outp
         g->outputs[i] = id;
     }
     g->n_outputs = n_outputs;
+    g->n_traced_nodes = tp->n_nodes;
+    g->n_traced_pool = tp->n_pool;
     for (i = 0; i < tp->n_values; i++)                 /* only parameters are read after the trace */
         if (tp->values[i].kind != TT__V_PARAM) tp->values[i].ref = NULL;
     return g;
@@ -4395,6 +4412,289 @@ static void tt__pass_dce(tt_graph *g, bool *live, bool *needed) {
     }
 }
 
+/* ---- elementwise fusion ------------------------------------------------------------
+   A group is a run of elementwise nodes of one output shape, each fed by an earlier
+   member. It becomes one FUSED node holding a micro-op program over registers: load an
+   input (broadcast strides), apply a unary/binary/where/cast, store an output. The
+   executor runs the program over chunks of TT__CHUNK elements, so every register stays
+   in L1 and the group reads each input once and writes each output once. Values used
+   only inside the group are never written to memory. */
+#define TT__FUSE_MAX_MEMBERS 24
+#define TT__FUSE_MAX_IN      (TT__MAX_OPS - 1)
+#define TT__FUSE_MAX_UOPS    (TT__FUSE_MAX_MEMBERS * 2 + TT__FUSE_MAX_IN)
+
+typedef enum tt__ukind { TT__U_LOAD, TT__U_UNARY, TT__U_BINARY, TT__U_WHERE, TT__U_CAST, TT__U_STORE } tt__ukind;
+
+typedef struct tt__uop {
+    uint8_t kind;                  /* tt__ukind */
+    int16_t op;                    /* UNARY/BINARY: the tt__opcode; CAST: the dtype */
+    int16_t dst, a, b, c;          /* registers; LOAD: a = input index; STORE: b = output index */
+    float   p0, p1;                /* UNARY parameters */
+} tt__uop;
+
+struct tt__program {
+    int     n_uops, n_regs, n_in, n_out, n_members;
+    tt__uop uops[TT__FUSE_MAX_UOPS];
+    int     outs[TT__FUSE_MAX_MEMBERS];    /* the values stored (outs[0] is the node's out) */
+    int     members[TT__FUSE_MAX_MEMBERS]; /* the nodes it replaced */
+};
+
+static bool tt__dtype_fusable(tt_dtype t) { return t == TT_F32 || t == TT_F16 || t == TT_BF16 || t == TT_BOOL; }
+
+/* Elementwise ops whose values survive a trip through an f32 register exactly. */
+static bool tt__fusable(const tt_graph *g, const tt__node *n) {
+    int k;
+    if (tt__op_table[n->op].kind != TT__K_EWISE || n->op == TT__OP_FUSED) return false;
+    if (!tt__dtype_fusable(g->tape.values[n->out].meta.dtype)) return false;
+    for (k = 0; k < n->n_in; k++) {
+        int v = tt__node_in(g, n, k);
+        if (v < 0 || !tt__dtype_fusable(g->tape.values[v].meta.dtype)) return false;
+    }
+    return true;
+}
+
+/* The values node n writes: its out, or a fused node's stores. */
+static int tt__node_outs(const tt_graph *g, const tt__node *n, const int **outs) {
+    if (n->op == TT__OP_FUSED) {
+        const struct tt__program *pr = &g->progs[n->a.i[0]];
+        *outs = pr->outs;
+        return pr->n_out;
+    }
+    *outs = &n->out;
+    return 1;
+}
+
+typedef struct tt__group {
+    int first_pos, last_pos, n_members, n_inputs;
+    int members[TT__FUSE_MAX_MEMBERS];
+    int inputs[TT__FUSE_MAX_IN];
+} tt__group;
+
+/* gid[value]: the group whose member produced it (-1: none). */
+static bool tt__group_has_value(const int *gid_of_value, int v, int G) { return v >= 0 && gid_of_value[v] == G; }
+
+/* Can node n (at position p) join group G? Its inputs from outside G must fit the input
+   budget, and no node between G's last member and p may read a value of G (it would run
+   before the fused node). */
+static bool tt__can_join(const tt_graph *g, const tt__group *G, int gi, const int *gidv, const tt__node *n, int p) {
+    int k, q, extra = 0;
+    if (G->n_members >= TT__FUSE_MAX_MEMBERS) return false;
+    if (!tt_same_shape(&g->tape.values[n->out].meta, &g->tape.values[g->tape.nodes[G->members[0]].out].meta)) return false;
+    for (k = 0; k < n->n_in; k++) {
+        int v = tt__node_in(g, n, k), j;
+        bool known = tt__group_has_value(gidv, v, gi);
+        for (j = 0; !known && j < G->n_inputs; j++) known = G->inputs[j] == v;
+        for (j = 0; !known && j < k; j++) known = tt__node_in(g, n, j) == v;
+        if (!known) extra++;
+    }
+    if (G->n_inputs + extra > TT__FUSE_MAX_IN) return false;
+    for (q = G->last_pos + 1; q < p; q++) {
+        const tt__node *m = &g->tape.nodes[g->order[q]];
+        for (k = 0; k < m->n_in; k++) if (tt__group_has_value(gidv, tt__node_in(g, m, k), gi)) return false;
+    }
+    return true;
+}
+
+static void tt__group_add(const tt_graph *g, tt__group *G, int gi, int *gidv, const tt__node *n, int node_index, int p) {
+    int k, j;
+    for (k = 0; k < n->n_in; k++) {
+        int v = tt__node_in(g, n, k);
+        bool known = tt__group_has_value(gidv, v, gi);
+        for (j = 0; !known && j < G->n_inputs; j++) known = G->inputs[j] == v;
+        if (!known) G->inputs[G->n_inputs++] = v;
+    }
+    G->members[G->n_members++] = node_index;
+    G->last_pos = p;
+    gidv[n->out] = gi;
+}
+
+/* Is value v (made in group gi) read after the group, or a graph output? */
+static bool tt__value_escapes(const tt_graph *g, const int *gidv, const int *gid_node_pos, int v, int gi) {
+    int q, k;
+    for (k = 0; k < g->n_outputs; k++) if (g->remap[g->outputs[k]] == v) return true;
+    for (q = 0; q < g->n_order; q++) {
+        const tt__node *m = &g->tape.nodes[g->order[q]];
+        if (gid_node_pos[q] == gi) continue;
+        for (k = 0; k < m->n_in; k++) if (tt__node_in(g, m, k) == v) return true;
+    }
+    (void)gidv;
+    return false;
+}
+
+/* Writes the micro-op program of group G. Registers: one per input load, one per member. */
+static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, const int *gidv, const int *gid_node_pos,
+                              struct tt__program *pr) {
+    int reg_of_member[TT__FUSE_MAX_MEMBERS], i, k, r = 0;
+    memset(pr, 0, sizeof *pr);
+    for (i = 0; i < G->n_inputs; i++) {
+        tt__uop *u = &pr->uops[pr->n_uops++];
+        u->kind = TT__U_LOAD; u->dst = (int16_t)r++; u->a = (int16_t)i;
+    }
+    pr->n_in = G->n_inputs;
+    for (i = 0; i < G->n_members; i++) {
+        const tt__node *n = &g->tape.nodes[G->members[i]];
+        tt__uop *u = &pr->uops[pr->n_uops++];
+        int opr[3] = {0, 0, 0};
+        for (k = 0; k < n->n_in && k < 3; k++) {     /* operand registers */
+            int v = tt__node_in(g, n, k), j;
+            opr[k] = -1;
+            for (j = 0; j < i && opr[k] < 0; j++) if (g->tape.nodes[G->members[j]].out == v) opr[k] = reg_of_member[j];
+            for (j = 0; j < G->n_inputs && opr[k] < 0; j++) if (G->inputs[j] == v) opr[k] = j;
+        }
+        reg_of_member[i] = r;
+        u->dst = (int16_t)r++;
+        u->a = (int16_t)opr[0]; u->b = (int16_t)opr[1]; u->c = (int16_t)opr[2];
+        u->op = (int16_t)n->op;
+        u->p0 = n->a.f[0]; u->p1 = n->a.f[1];
+        if (n->op == TT__OP_WHERE) { u->kind = TT__U_WHERE; u->c = (int16_t)opr[0]; u->a = (int16_t)opr[1]; u->b = (int16_t)opr[2]; }
+        else if (n->op == TT__OP_CAST || n->op == TT__OP_COPY) { u->kind = TT__U_CAST; u->op = (int16_t)n->a.i[0]; }
+        else u->kind = (uint8_t)(n->n_in == 1 ? TT__U_UNARY : TT__U_BINARY);
+        pr->members[pr->n_members++] = G->members[i];
+        if (tt__value_escapes(g, gidv, gid_node_pos, n->out, gi)) {
+            tt__uop *st = &pr->uops[pr->n_uops++];
+            st->kind = TT__U_STORE; st->a = (int16_t)reg_of_member[i]; st->b = (int16_t)pr->n_out;
+            pr->outs[pr->n_out++] = n->out;
+        }
+    }
+    pr->n_regs = r;
+}
+
+static tt_status tt__pass_fuse(tt_graph *g) {
+    int nv = g->tape.n_values, n_order = g->n_order, p, k, ng = 0, nfused = 0, new_n = 0;
+    int *gidv = (int *)tt__galloc(g, sizeof(int) * (size_t)(nv + 2 * n_order));
+    int *gid_pos = gidv + nv, *new_order = gid_pos + n_order;
+    tt__group *groups = (tt__group *)tt__galloc(g, sizeof(tt__group) * (size_t)(n_order + 1));
+    if (!gidv || !groups) {
+        tt__heap_free(&g->tape.alloc, gidv);
+        tt__heap_free(&g->tape.alloc, groups);
+        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    }
+    for (k = 0; k < nv; k++) gidv[k] = -1;
+    for (p = 0; p < n_order; p++) {                    /* grow groups in execution order */
+        int ni = g->order[p], joined = -1;
+        const tt__node *n = &g->tape.nodes[ni];
+        gid_pos[p] = -1;
+        if (!tt__fusable(g, n)) continue;
+        for (k = 0; k < n->n_in && joined < 0; k++) {  /* a group that made one of its inputs */
+            int v = tt__node_in(g, n, k);
+            if (v >= 0 && gidv[v] >= 0 && tt__can_join(g, &groups[gidv[v]], gidv[v], gidv, n, p)) joined = gidv[v];
+        }
+        if (joined < 0 && ng > 0 && tt__can_join(g, &groups[ng - 1], ng - 1, gidv, n, p))
+            joined = ng - 1;                           /* else a sibling: the latest group, if legal */
+        if (joined < 0) {
+            joined = ng++;
+            memset(&groups[joined], 0, sizeof(tt__group));
+            groups[joined].first_pos = p;
+        }
+        tt__group_add(g, &groups[joined], joined, gidv, n, ni, p);
+        gid_pos[p] = joined;
+    }
+    for (k = 0; k < ng; k++) if (groups[k].n_members >= 2) nfused++;
+    if (nfused > 0 &&
+        (!tt__grow(&g->tape.alloc, (void **)&g->tape.nodes, &g->tape.cap_nodes, g->tape.n_nodes + nfused, sizeof(tt__node)) ||
+         !tt__grow(&g->tape.alloc, (void **)&g->progs, &g->cap_progs, g->n_progs + nfused, sizeof(struct tt__program)))) {
+        tt__heap_free(&g->tape.alloc, gidv);
+        tt__heap_free(&g->tape.alloc, groups);
+        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    }
+    for (p = 0; p < n_order; p++) {                    /* the new order: a fused node at its group's end */
+        int gi = gid_pos[p];
+        if (gi < 0 || groups[gi].n_members < 2) { new_order[new_n++] = g->order[p]; continue; }
+        if (p != groups[gi].last_pos) continue;
+        {
+            struct tt__program *pr = &g->progs[g->n_progs];
+            tt__node *f;
+            int j;
+            tt__program_build(g, &groups[gi], gi, gidv, gid_pos, pr);
+            if (pr->n_out == 0 ||
+                !tt__grow(&g->tape.alloc, (void **)&g->tape.pool, &g->tape.cap_pool, g->tape.n_pool + pr->n_in, sizeof(int))) {
+                for (j = 0; j < groups[gi].n_members; j++) new_order[new_n++] = groups[gi].members[j];
+                continue;
+            }
+            f = &g->tape.nodes[g->tape.n_nodes];
+            memset(f, 0, sizeof *f);
+            f->op = TT__OP_FUSED;
+            f->name = "fused";
+            f->a.i[0] = g->n_progs++;
+            f->in_at = g->tape.n_pool;
+            f->n_in = pr->n_in;
+            for (j = 0; j < pr->n_in; j++) g->tape.pool[g->tape.n_pool++] = groups[gi].inputs[j];
+            f->out = pr->outs[0];
+            new_order[new_n++] = g->tape.n_nodes++;
+        }
+    }
+    memcpy(g->order, new_order, sizeof(int) * (size_t)new_n);
+    g->n_order = new_n;
+    tt__heap_free(&g->tape.alloc, gidv);
+    tt__heap_free(&g->tape.alloc, groups);
+    return TT_OK;
+}
+
+/* Runs a fused node: the program over every chunk of the output shape. */
+static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
+    const struct tt__program *pr = &g->progs[n->a.i[0]];
+    const tt_tensor *o0 = &g->rt[pr->outs[0]];
+    int64_t bstride[TT__MAX_OPS][TT_MAX_DIMS], offsets[TT__MAX_OPS], r, c;
+    const int64_t *strides[TT__MAX_OPS];
+    const tt_tensor *in[TT__MAX_OPS];
+    const float *R[TT__FUSE_MAX_UOPS];
+    float *regs = (float *)tt__alloc(scratch, "fused", sizeof(float) * TT__CHUNK * (size_t)pr->n_regs);
+    tt__loop L;
+    int k, i;
+    if (!regs) return false;
+    strides[0] = o0->stride;                           /* every output: contiguous, offset 0, one shape */
+    offsets[0] = 0;
+    for (k = 0; k < pr->n_in; k++) {
+        in[k] = &g->rt[tt__node_in(g, n, k)];
+        tt__broadcast_strides(in[k], o0->ndim, o0->shape, bstride[k]);
+        strides[1 + k] = bstride[k];
+        offsets[1 + k] = in[k]->offset;
+    }
+    tt__loop_init(&L, o0->ndim, o0->shape, 1 + pr->n_in, strides, offsets);
+    for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
+        for (c = 0; c < L.n; c += TT__CHUNK) {
+            int64_t cnt = tt__min64(TT__CHUNK, L.n - c), base = L.off[0] + c;
+            for (i = 0; i < pr->n_uops; i++) {
+                const tt__uop *u = &pr->uops[i];
+                float *d = regs + (size_t)u->dst * TT__CHUNK;
+                int64_t e;
+                switch (u->kind) {
+                case TT__U_LOAD: {
+                    const tt_tensor *t = in[u->a];
+                    int64_t s = L.inner[1 + u->a], at = L.off[1 + u->a] + c * s;
+                    if (t->dtype == TT_F32) R[u->dst] = tt__gather((const float *)t->data + at, s, cnt, d);
+                    else { for (e = 0; e < cnt; e++) d[e] = tt__load(t->data, t->dtype, at + e * s); R[u->dst] = d; }
+                    break;
+                }
+                case TT__U_UNARY:  tt__unary_chunk(u->op, d, R[u->a], cnt, u->p0, u->p1); R[u->dst] = d; break;
+                case TT__U_BINARY: tt__binary_chunk(u->op, d, R[u->a], R[u->b], cnt); R[u->dst] = d; break;
+                case TT__U_WHERE:
+                    for (e = 0; e < cnt; e++) d[e] = R[u->c][e] != 0.0f ? R[u->a][e] : R[u->b][e];
+                    R[u->dst] = d;
+                    break;
+                case TT__U_CAST:                       /* the value the eager cast would hold */
+                    if (u->op == TT_F32) { R[u->dst] = R[u->a]; break; }
+                    for (e = 0; e < cnt; e++) {
+                        float v = R[u->a][e];
+                        d[e] = u->op == TT_BOOL ? (float)(v != 0.0f) : u->op == TT_F16 ? tt_f16_to_f32(tt_f32_to_f16(v))
+                                                                     : tt_bf16_to_f32(tt_f32_to_bf16(v));
+                    }
+                    R[u->dst] = d;
+                    break;
+                case TT__U_STORE: {
+                    tt_tensor *o = &g->rt[pr->outs[u->b]];
+                    if (o->dtype == TT_F32) memcpy((float *)o->data + base, R[u->a], (size_t)cnt * sizeof(float));
+                    else for (e = 0; e < cnt; e++) tt__store(o->data, o->dtype, base + e, R[u->a][e]);
+                    break;
+                }
+                default: break;
+                }
+            }
+        }
+    }
+    return true;
+}
+
 /* ---- memory plan ---------------------------------------------------------------- */
 static size_t tt__value_bytes(const tt__value *v) {
     return tt__round_up((size_t)v->meta.numel * tt_dtype_size(v->meta.dtype), TT__ALIGN);
@@ -4411,9 +4711,16 @@ static void tt__plan_lifetimes(tt_graph *g, int *root, int *first, int *last) {
             v = tt__node_in(g, n, k);
             if (v >= 0) last[root[v]] = p;
         }
-        root[n->out] = tt__is_view_op(n->op) ? root[tt__node_in(g, n, 0)] : n->out;
-        first[n->out] = p;
-        if (last[root[n->out]] < p) last[root[n->out]] = p;
+        {
+            const int *outs;
+            int no = tt__node_outs(g, n, &outs), j;
+            for (j = 0; j < no; j++) {
+                v = outs[j];
+                root[v] = tt__is_view_op(n->op) ? root[tt__node_in(g, n, 0)] : v;
+                first[v] = p;
+                if (last[root[v]] < p) last[root[v]] = p;
+            }
+        }
     }
     for (k = 0; k < g->n_outputs; k++) last[root[g->remap[g->outputs[k]]]] = g->n_order;
 }
@@ -4531,7 +4838,14 @@ static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
             g->argv[k] = v >= 0 ? &g->rt[v] : NULL;
         }
         c.name = n->name; c.op = n->op; c.in = g->argv; c.n_in = n->n_in; c.a = n->a;
-        if (info->kind == TT__K_VIEW) {
+        if (n->op == TT__OP_FUSED) {
+            tt_scope s = tt_scope_begin(scratch);
+            size_t base = scratch->live;
+            scratch->peak = base;
+            ok = tt__exec_fused(g, scratch, n);
+            if (measure && scratch->peak - base > *measure) *measure = scratch->peak - base;
+            tt_scope_end(scratch, s);
+        } else if (info->kind == TT__K_VIEW) {
             tt__header_init(out, NULL);
             ok = info->infer(scratch, &c, out);
         } else {
@@ -4545,6 +4859,10 @@ static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
             tt_scope_end(scratch, s);
         }
         if (g->debug & TT_DEBUG_POISON) tt__poison_dead(g, p);
+        if (measure && scratch->status == TT_ERR_INDEX) {  /* the dry run's zeros can make bad indices */
+            tt_clear_error(scratch);
+            continue;
+        }
         if (!ok || scratch->status != TT_OK) {
             tt__gfail(g, scratch->status != TT_OK ? scratch->status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
                       g->order[p], n->name, scratch->status != TT_OK ? scratch->msg : "failed");
@@ -4609,15 +4927,15 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     }
     needed = live + g->tape.n_nodes;
     for (i = 0; i < nv; i++) g->remap[i] = i;
-    g->max_in = 1;
-    for (i = 0; i < g->tape.n_nodes; i++) {
-        live[i] = true;
-        if (g->tape.nodes[i].n_in > g->max_in) g->max_in = g->tape.nodes[i].n_in;
-    }
+    for (i = 0; i < g->tape.n_nodes; i++) live[i] = true;
     if (passes & TT_PASS_CSE) tt__pass_cse(g, live);
     if (passes & TT_PASS_DCE) tt__pass_dce(g, live, needed);
     for (i = 0; i < g->tape.n_nodes; i++) if (live[i]) g->order[g->n_order++] = i;
     tt__heap_free(&g->tape.alloc, live);
+    if ((passes & TT_PASS_FUSE) && tt__pass_fuse(g) != TT_OK) return g->status;
+    g->max_in = 1;
+    for (i = 0; i < g->n_order; i++)
+        if (g->tape.nodes[g->order[i]].n_in > g->max_in) g->max_in = g->tape.nodes[g->order[i]].n_in;
     g->argv = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->max_in);
     if (!g->argv) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
     if (tt__graph_plan(g) != TT_OK || tt__graph_size_scratch(g) != TT_OK) return g->status;
@@ -4663,7 +4981,7 @@ TT_API tt_tensor *tt_graph_output(tt_graph *g, int i) {
 
 TT_API int tt_graph_num_inputs(const tt_graph *g) { return g ? g->tape.n_inputs : 0; }
 TT_API int tt_graph_num_outputs(const tt_graph *g) { return g ? g->n_outputs : 0; }
-TT_API int tt_graph_num_nodes(const tt_graph *g) { return !g ? 0 : g->compiled ? g->n_order : g->tape.n_nodes; }
+TT_API int tt_graph_num_nodes(const tt_graph *g) { return !g ? 0 : g->compiled ? g->n_order : g->n_traced_nodes; }
 TT_API const char *tt_graph_error(const tt_graph *g) {
     if (!g) return "tinytrace: NULL graph";
     return g->status == TT_OK ? NULL : g->msg;
@@ -4679,12 +4997,22 @@ TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g) {
     tt_graph_stats s;
     memset(&s, 0, sizeof s);
     if (!g) return s;
-    s.nodes_traced = g->tape.n_nodes;
+    s.nodes_traced = g->n_traced_nodes;
     s.nodes = tt_graph_num_nodes(g);
     s.arena_bytes = g->arena_bytes;
     s.unplanned_bytes = g->unplanned_bytes;
     s.scratch_bytes = g->scratch_bytes;
     s.constant_bytes = g->constant_bytes;
+    if (g->compiled) {
+        int p;
+        for (p = 0; p < g->n_order; p++) {
+            const tt__node *n = &g->tape.nodes[g->order[p]];
+            if (n->op != TT__OP_FUSED) continue;
+            s.fused_nodes++;
+            s.fused_ops += g->progs[n->a.i[0]].n_members;
+            if (g->progs[n->a.i[0]].n_members > s.max_fused_ops) s.max_fused_ops = g->progs[n->a.i[0]].n_members;
+        }
+    }
     return s;
 }
 
@@ -4721,9 +5049,20 @@ TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
         const tt__node *n = &g->tape.nodes[g->compiled ? g->order[p] : p];
         const tt__value *out = &g->tape.values[n->out];
         tt__put(&b, "  ");
-        tt__put_value(&b, n->out);
-        tt__put(&b, " = ");
-        tt__put(&b, tt__op_table[n->op].name);
+        if (n->op == TT__OP_FUSED) {                   /* "%5, %9 = fused{mul, add, tanh}(...)" */
+            const struct tt__program *pr = &g->progs[n->a.i[0]];
+            for (k = 0; k < pr->n_out; k++) { if (k) tt__put(&b, ", "); tt__put_value(&b, pr->outs[k]); }
+            tt__put(&b, " = fused{");
+            for (k = 0; k < pr->n_members; k++) {
+                if (k) tt__put(&b, ", ");
+                tt__put(&b, tt__op_table[g->tape.nodes[pr->members[k]].op].name);
+            }
+            tt__putc(&b, '}');
+        } else {
+            tt__put_value(&b, n->out);
+            tt__put(&b, " = ");
+            tt__put(&b, tt__op_table[n->op].name);
+        }
         tt__putc(&b, '(');
         for (k = 0; k < n->n_in; k++) {
             int v = g->compiled ? tt__node_in(g, n, k) : g->tape.pool[n->in_at + k];
