@@ -32,9 +32,11 @@ $(BUILD)/examples/%: examples/%.c tinytrace.h
 	@mkdir -p $(dir $@)
 	$(GCC) -std=c99 $(WARN) $(OPT) -I. $< -o $@ $(LIBS)
 
-# The model a newcomer should see first: built from eager ops, its results printed and checked.
-demo: $(BUILD)/examples/01_demo_model
-	./$(BUILD)/examples/01_demo_model
+# What a newcomer should see first: a small CNN run eagerly, traced into a graph, compiled
+# (printed before and after: fused nodes, stats), run on a new input and checked bitwise against
+# eager; then a tracer warning and an input-shape guard error.
+demo: $(BUILD)/examples/03_trace_model
+	./$(BUILD)/examples/03_trace_model
 
 # The list of test groups, found in the test files (see tests/test_main.c).
 $(BUILD)/groups.inc: $(TEST_FILES)
@@ -80,10 +82,11 @@ test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp
 test-quick: $(BUILD)/test_c99
 	./$(BUILD)/test_c99
 
-bench: $(BUILD)/bench_eager
+bench: $(BUILD)/bench_eager $(BUILD)/bench_chain
 	./$(BUILD)/bench_eager
+	./$(BUILD)/bench_chain
 
-$(BUILD)/bench_eager: bench/bench_eager.c tinytrace.h
+$(BUILD)/bench_%: bench/bench_%.c tinytrace.h
 	@mkdir -p $(BUILD)
 	$(GCC) -std=c99 $(WARN) -O2 -march=native -I. $< -o $@ $(LIBS)
 

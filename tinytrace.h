@@ -590,6 +590,13 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__RESTRICT
 #endif
 
+/* Small math helpers must be inlined into the vectorized loops that call them. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TT__INLINE static inline __attribute__((always_inline))
+#else
+#define TT__INLINE static inline
+#endif
+
 #define TT__ALIGN      64          /* every allocation starts on a cache line */
 #define TT__GUARD      64          /* bytes of pattern before and after a guarded allocation */
 #define TT__GUARD_BYTE 0xA5
@@ -2169,12 +2176,45 @@ static const float *tt__gather(const float *p, int64_t s, int64_t n, float *buf)
         for (; i_ < (n); i_++) { int64_t i = i_; stmt; }                    \
     } while (0)
 
-static float tt__sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
-static float tt__gelu_tanhf(float v) {
-    return 0.5f * v * (1.0f + tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
+/* Vectorizable exp and tanh: plain C with selects instead of branches, so GCC and clang
+   vectorize them inside TT__EACH blocks (libm's expf/tanhf are calls, and glibc's tanhf
+   takes ~100 ns here). Measured against libm in double over every 97th float:
+   exp <= 0.98 ulp for normal results (subnormal results: a few ulp), tanh <= 1.33 ulp.
+   exp(x) = 2^k * exp(r): k = round(x/ln2), r = x - k*ln2 in two parts (exact first
+   product), exp(r) by a degree-5 minimax polynomial for (exp(r)-1-r)/r^2 (Cephes
+   coefficients), and 2^k applied in two halves so subnormal results round once. */
+TT__INLINE float tt__expf(float x) {
+    float t = x > 88.7228394f ? 88.7228394f : x < -103.972084f ? -103.972084f : x;
+    float kf = (t * 1.44269504089f + 12582912.0f) - 12582912.0f;      /* round to nearest */
+    float r = (t - kf * 0.693359375f) - kf * -2.12194440e-4f;
+    float p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r
+               + 4.1665795894e-2f) * r + 1.6666665459e-1f) * r + 5.0000001201e-1f;
+    int32_t k = (int32_t)kf, k1 = k / 2, k2 = k - k1;
+    uint32_t b1 = (uint32_t)(k1 + 127) << 23, b2 = (uint32_t)(k2 + 127) << 23;
+    float s1, s2, e;
+    memcpy(&s1, &b1, 4);
+    memcpy(&s2, &b2, 4);
+    e = ((r * r) * p + r + 1.0f) * s1 * s2;
+    e = x > 88.7228394f ? INFINITY : e;
+    return x != x ? x : e;
+}
+
+/* tanh: an odd polynomial near 0 (Cephes coefficients), else 1 - 2/(exp(2|x|)+1). */
+TT__INLINE float tt__tanhf(float x) {
+    float ax = fabsf(x), z = x * x;
+    float small = ((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z
+                   + 1.33314422036e-1f) * z - 3.33332819422e-1f) * z * x + x;
+    float big = 1.0f - 2.0f / (tt__expf(2.0f * ax) + 1.0f);
+    big = x < 0 ? -big : big;
+    return ax < 0.625f ? small : big;
+}
+
+TT__INLINE float tt__sigmoidf(float x) { return 1.0f / (1.0f + tt__expf(-x)); }
+TT__INLINE float tt__gelu_tanhf(float v) {
+    return 0.5f * v * (1.0f + tt__tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
 }
 /* min(max(x,lo),hi) as PyTorch: hi wins when lo > hi; NaN stays NaN. */
-static float tt__clampf(float x, float lo, float hi) {
+TT__INLINE float tt__clampf(float x, float lo, float hi) {
     float v = x < lo ? lo : x;
     return v > hi ? hi : v;
 }
@@ -2187,14 +2227,14 @@ static void tt__unary_chunk(int op, float *TT__RESTRICT y, const float *TT__REST
     case TT__OP_NEG:        TT__EACH(n, y[i] = -x[i]); break;
     case TT__OP_ABS:        TT__EACH(n, y[i] = fabsf(x[i])); break;
     case TT__OP_SIGN:       TT__EACH(n, y[i] = x[i] > 0 ? 1.0f : x[i] < 0 ? -1.0f : x[i]); break;
-    case TT__OP_EXP:        TT__EACH(n, y[i] = expf(x[i])); break;
+    case TT__OP_EXP:        TT__EACH(n, y[i] = tt__expf(x[i])); break;
     case TT__OP_LOG:        TT__EACH(n, y[i] = logf(x[i])); break;
     case TT__OP_SQRT:       TT__EACH(n, y[i] = sqrtf(x[i])); break;
     case TT__OP_RSQRT:      TT__EACH(n, y[i] = 1.0f / sqrtf(x[i])); break;
     case TT__OP_RECIPROCAL: TT__EACH(n, y[i] = 1.0f / x[i]); break;
     case TT__OP_SIN:        TT__EACH(n, y[i] = sinf(x[i])); break;
     case TT__OP_COS:        TT__EACH(n, y[i] = cosf(x[i])); break;
-    case TT__OP_TANH:       TT__EACH(n, y[i] = tanhf(x[i])); break;
+    case TT__OP_TANH:       TT__EACH(n, y[i] = tt__tanhf(x[i])); break;
     case TT__OP_SIGMOID:    TT__EACH(n, y[i] = tt__sigmoidf(x[i])); break;
     case TT__OP_RELU:       TT__EACH(n, y[i] = x[i] < 0 ? 0.0f : x[i]); break;
     case TT__OP_LEAKY_RELU: TT__EACH(n, y[i] = x[i] < 0 ? p0 * x[i] : x[i]); break;
@@ -4143,7 +4183,7 @@ static void tt__warn_read(const tt_tensor *t, const char *fn, const char *file, 
     tt__buf_init(&b, tp->warnings[tp->n_warnings++], TT__WARN_SIZE);
     if (file) { tt__put(&b, file); tt__putc(&b, ':'); tt__put_i64(&b, line); tt__put(&b, ": "); }
     tt__put(&b, fn);
-    tt__put(&b, " read a traced tensor ");
+    tt__put(&b, " read a traced tensor of shape ");
     tt__put_shape(&b, t);
     tt__put(&b, " into C: the graph keeps the value it had while tracing as a constant, and C control "
                 "flow that depends on it is not captured (use tt_where for per-element choices)");
@@ -4262,6 +4302,7 @@ struct tt_graph {
     tt_tensor     *rt;             /* per value: its header during a run */
     tt_tensor    **argv;           /* a node's input headers during a run */
     int            max_in;
+    bool           has_run;        /* outputs exist only after a successful run */
     tt_status      status;
     char           msg[TT__MSG_SIZE];
 };
@@ -4298,6 +4339,7 @@ static void tt__graph_release_plan(tt_graph *g) {
     g->tape.n_pool = g->n_traced_pool;
     tt__heap_free(al, g->scratch_mem); g->scratch_mem = NULL;
     g->compiled = false;
+    g->has_run = false;
     g->n_order = 0;
 }
 
@@ -4662,6 +4704,7 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
                 case TT__U_LOAD: {
                     const tt_tensor *t = in[u->a];
                     int64_t s = L.inner[1 + u->a], at = L.off[1 + u->a] + c * s;
+                    if (s == 0 && c > 0) break;        /* broadcast along the row: still loaded */
                     if (t->dtype == TT_F32) R[u->dst] = tt__gather((const float *)t->data + at, s, cnt, d);
                     else { for (e = 0; e < cnt; e++) d[e] = tt__load(t->data, t->dtype, at + e * s); R[u->dst] = d; }
                     break;
@@ -4971,11 +5014,12 @@ TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_input
     for (i = 0; i < n_inputs; i++)
         if (tt__bind_input(g, i, inputs[i]) != TT_OK) return g->status;
     tt__bind_params(g);
-    return tt__graph_exec(g, g->scratch, NULL);
+    g->has_run = tt__graph_exec(g, g->scratch, NULL) == TT_OK;
+    return g->has_run ? TT_OK : g->status;
 }
 
 TT_API tt_tensor *tt_graph_output(tt_graph *g, int i) {
-    if (!g || i < 0 || i >= g->n_outputs || !g->compiled) return NULL;
+    if (!g || i < 0 || i >= g->n_outputs || !g->compiled || !g->has_run) return NULL;
     return &g->rt[g->remap[g->outputs[i]]];
 }
 

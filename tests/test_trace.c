@@ -5,7 +5,11 @@
    on and for new ones, with every pass on and with every pass off. Around it: exact node counts
    for dead-code elimination and common-subexpression elimination, determinism over many runs,
    tracer warnings with their call sites, shape/dtype/count guards on tt_graph_run, the error
-   states of tt_trace_begin / tt_trace_end, graphs that outlive the trace context, tt_graph_str.
+   states of tt_trace_begin / tt_trace_end, graphs that outlive the trace context, tt_graph_str,
+   one graph per public op (an op that were not recorded would freeze its traced value as a
+   constant), elementwise chains that the fusion pass may merge (through views and dtype
+   changes), memory plans checked with TT_DEBUG_POISON, and runs that allocate nothing (counted
+   through a custom allocator).
 
    Each model is an eager forward `fwd(ctx, x, weights)`; weights live in their own context
    (they are parameters of the graph). The eager references run in a third context that is
@@ -1812,6 +1816,20 @@ TR_OP(unsqueeze, return tt_unsqueeze(c, x, -1);)
 TR_OP(flatten, return tt_flatten(c, x, 0, 1);)
 TR_OP(contiguous, return tt_contiguous(c, tt_transpose(c, x, 0, 1));)
 TR_OP(clone, return tt_clone(c, x);)
+/* Elementwise chains around views, dtype changes and integer inputs: a fused program must
+   round through f16/bf16/i32 exactly where the eager ops store them. */
+TR_OP(fuse_transpose, {
+    tt_tensor *tr = tt_transpose(c, tt_sin(c, x), 0, 1);
+    return tt_add(c, tt_mul(c, tr, y), tt_cos(c, tr)); })
+TR_OP(fuse_slice, return tt_add_scalar(c, tt_slice(c, tt_exp(c, x), 1, 0, 7, 2), 1.0f);)
+TR_OP(fuse_expand, { int64_t s[2] = {5, 7}; return tt_mul(c, tt_expand(c, tt_sin(c, y), 2, s), tt_tanh(c, x)); })
+TR_OP(fuse_f16_round, return tt_add(c, tt_cast(c, tt_cast(c, tt_mul_scalar(c, x, 3.3f), TT_F16), TT_F32), x);)
+TR_OP(fuse_bf16_round, return tt_sub(c, tt_cast(c, tt_exp(c, tt_cast(c, tt_mul_scalar(c, x, 1.7f), TT_BF16)), TT_F32), x);)
+TR_OP(fuse_i32_trunc, return tt_mul(c, tt_cast(c, tt_mul_scalar(c, x, 4.5f), TT_I32), tt_sigmoid(c, x));)
+TR_OP(fuse_bool, return tt_mul(c, tt_cast(c, tt_gt(c, x, tt_scalar(c, 0.1f)), TT_BOOL), tt_add_scalar(c, x, 2.0f));)
+TR_OP(fuse_int_input, return tt_tanh(c, tt_add(c, tt_mul_scalar(c, x, 0.25f), y));)
+TR_OP(fuse_int_compare, return tt_where(c, tt_eq(c, x, tt_round(c, tt_mul_scalar(c, y, 3.0f))), y, tt_neg(c, y));)
+TR_OP(fuse_f16_input, return tt_add(c, tt_exp(c, tt_cast(c, x, TT_F16)), tt_scalar(c, 1.0f));)
 TR_OP(empty, { int ax = 0; return tt_add(c, tt_sum(c, tt_exp(c, x), &ax, 1, false), y); })
 TR_OP(view_chain, return tt_exp(c, tt_slice(c, tt_transpose(c, x, 0, 2), 1, 1, 4, 2));)
 /* A view of an intermediate result must keep its buffer alive while same-size values are
@@ -1935,6 +1953,16 @@ static const tr_op_case tr_op_cases[] = {
     {"flatten", tr_op_flatten, 1, "flatten(|reshape(", 1, {TR_F, 0}, {0, 0}, {3, 0}, {{3, 4, 5, 0}, {0, 0, 0, 0}}},
     {"contiguous", tr_op_contiguous, 2, "contiguous(|copy(", 1, {TR_F, 0}, {0, 0}, {3, 0}, {{3, 4, 5, 0}, {0, 0, 0, 0}}},
     {"clone", tr_op_clone, 1, "clone(|copy(", 1, {TR_F, 0}, {0, 0}, {3, 0}, {{3, 4, 5, 0}, {0, 0, 0, 0}}},
+    {"fuse_transpose", tr_op_fuse_transpose, 5, "sin(", 2, {TR_F, TR_F}, {0, 0}, {2, 2}, {{5, 7, 0, 0}, {7, 5, 0, 0}}},
+    {"fuse_slice", tr_op_fuse_slice, 3, "exp(", 1, {TR_F, 0}, {0, 0}, {2, 0}, {{5, 7, 0, 0}, {0, 0, 0, 0}}},
+    {"fuse_expand", tr_op_fuse_expand, 4, "expand(", 2, {TR_F, TR_F}, {0, 0}, {2, 2}, {{5, 7, 0, 0}, {5, 1, 0, 0}}},
+    {"fuse_f16_round", tr_op_fuse_f16_round, 4, "cast(", 1, {TR_F, 0}, {0, 0}, {2, 0}, {{33, 37, 0, 0}, {0, 0, 0, 0}}},
+    {"fuse_bf16_round", tr_op_fuse_bf16_round, 5, "cast(", 1, {TR_F, 0}, {0, 0}, {2, 0}, {{33, 37, 0, 0}, {0, 0, 0, 0}}},
+    {"fuse_i32_trunc", tr_op_fuse_i32_trunc, 4, "cast(", 1, {TR_F, 0}, {0, 0}, {2, 0}, {{33, 37, 0, 0}, {0, 0, 0, 0}}},
+    {"fuse_bool", tr_op_fuse_bool, 4, "gt(", 1, {TR_F, 0}, {0, 0}, {2, 0}, {{33, 37, 0, 0}, {0, 0, 0, 0}}},
+    {"fuse_int_input", tr_op_fuse_int_input, 3, "tanh(", 2, {TR_I, TR_F}, {9, 0}, {2, 1}, {{33, 37, 0, 0}, {37, 0, 0, 0}}},
+    {"fuse_int_compare", tr_op_fuse_int_compare, 5, "where(", 2, {TR_I, TR_F}, {4, 0}, {2, 2}, {{6, 7, 0, 0}, {1, 7, 0, 0}}},
+    {"fuse_f16_input", tr_op_fuse_f16_input, 3, "exp(", 1, {TR_F, 0}, {0, 0}, {2, 0}, {{9, 11, 0, 0}, {0, 0, 0, 0}}},
     {"empty", tr_op_empty, 3, "sum(", 2, {TR_F, TR_F}, {0, 0}, {2, 1}, {{0, 5, 0, 0}, {5, 0, 0, 0}}},
     {"view_chain", tr_op_view_chain, 3, "exp(", 1, {TR_F, 0}, {0, 0}, {3, 0}, {{3, 4, 5, 0}, {0, 0, 0, 0}}},
     {"view_of_result", tr_op_view_of_result, 7, "sin(", 1, {TR_F, 0}, {0, 0}, {3, 0}, {{3, 4, 5, 0}, {0, 0, 0, 0}}},
