@@ -467,9 +467,15 @@ typedef enum tt_mode {
 /* Optimization passes, each can be switched off (for teaching, or to find a bug). */
 typedef enum tt_pass {
     TT_PASS_DCE       = 1u << 0,    /* dead-code elimination: drop what no output needs */
-    TT_PASS_CSE       = 1u << 1,    /* common subexpressions: one node for equal calls */
+    TT_PASS_CSE       = 1u << 1,    /* common subexpressions: one node for equal calls (and constants) */
+    TT_PASS_CONST_FOLD= 1u << 2,    /* ops on constants computed at compile time */
+    TT_PASS_SIMPLIFY  = 1u << 3,    /* x+0, x*1, zero pads, identity views, double transposes, same-dtype casts */
+    TT_PASS_FOLD_BN   = 1u << 4,    /* batch_norm after conv/linear folded into its weights (needs constants) */
+    TT_PASS_EPILOGUE  = 1u << 5,    /* matmul/linear/conv + the elementwise ops after it: one node */
     TT_PASS_FUSE      = 1u << 6,    /* elementwise chains become one node that reads and writes once */
-    TT_PASS_ALL       = 0xFFFFu
+    TT_PASS_ALL       = 0xFFFFu,    /* every pass above (not FREEZE) */
+    TT_PASS_FREEZE    = 1u << 16    /* copy the parameters into the graph as constants (torch.jit.freeze):
+                                       then they fold, and later changes to them are not seen */
 } tt_pass;
 
 /* Debug switches (tt_graph_set_debug). */
@@ -4224,7 +4230,9 @@ static void tt__record(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 TT_API bool tt_is_tracing(const tt_ctx *ctx) { return ctx && ctx->trace; }
 
 TT_API tt_status tt_trace_begin(tt_ctx *ctx) {
+#ifndef TT_NO_MALLOC
     struct tt__trace *tr;
+#endif
     if (!ctx) return TT_ERR_ARG;
     if (ctx->trace) return TT__FAIL_STATUS(ctx, TT_ERR_STATE, "tt_trace_begin: a trace is already running on this "
                                            "context (traces do not nest)");
@@ -4286,7 +4294,9 @@ struct tt_graph {
     int            n_progs, cap_progs;
     int           *outputs;        /* value ids */
     int            n_outputs;
-    int           *remap;          /* value -> the value that replaces it (CSE) */
+    int           *remap;          /* value -> the value that replaces it (passes) */
+    int            cap_remap;
+    int            n_traced_values; /* values of the trace; compilation appends constants */
     int           *order;          /* the live nodes, in execution order */
     int            n_order;
     bool           compiled;
@@ -4335,8 +4345,10 @@ static void tt__graph_release_plan(tt_graph *g) {
     tt__heap_free(al, g->argv);    g->argv = NULL;
     tt_ctx_destroy(g->scratch);    g->scratch = NULL;
     g->n_progs = 0;
-    g->tape.n_nodes = g->n_traced_nodes;               /* drop the fused nodes of an earlier compile */
+    g->tape.n_nodes = g->n_traced_nodes;               /* drop what an earlier compile appended */
     g->tape.n_pool = g->n_traced_pool;
+    while (g->tape.n_values > g->n_traced_values) tt__heap_free(al, g->tape.values[--g->tape.n_values].data);
+    g->cap_remap = 0;
     tt__heap_free(al, g->scratch_mem); g->scratch_mem = NULL;
     g->compiled = false;
     g->has_run = false;
@@ -4399,6 +4411,7 @@ TT_API tt_graph *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outp
     g->n_outputs = n_outputs;
     g->n_traced_nodes = tp->n_nodes;
     g->n_traced_pool = tp->n_pool;
+    g->n_traced_values = tp->n_values;
     for (i = 0; i < tp->n_values; i++)                 /* only parameters are read after the trace */
         if (tp->values[i].kind != TT__V_PARAM) tp->values[i].ref = NULL;
     return g;
@@ -4476,6 +4489,9 @@ typedef struct tt__uop {
 
 struct tt__program {
     int     n_uops, n_regs, n_in, n_out, n_members;
+    int     head;                  /* epilogue fusion: a matmul/linear/conv node run first, or -1 */
+    int     head_input;            /* the input index that reads the head's result */
+    int     head_out;              /* the output (index into outs) the head writes into */
     tt__uop uops[TT__FUSE_MAX_UOPS];
     int     outs[TT__FUSE_MAX_MEMBERS];    /* the values stored (outs[0] is the node's out) */
     int     members[TT__FUSE_MAX_MEMBERS]; /* the nodes it replaced */
@@ -4568,6 +4584,7 @@ static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, con
                               struct tt__program *pr) {
     int reg_of_member[TT__FUSE_MAX_MEMBERS], i, k, r = 0;
     memset(pr, 0, sizeof *pr);
+    pr->head = -1;
     for (i = 0; i < G->n_inputs; i++) {
         tt__uop *u = &pr->uops[pr->n_uops++];
         u->kind = TT__U_LOAD; u->dst = (int16_t)r++; u->a = (int16_t)i;
@@ -4601,8 +4618,34 @@ static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, con
     pr->n_regs = r;
 }
 
-static tt_status tt__pass_fuse(tt_graph *g) {
-    int nv = g->tape.n_values, n_order = g->n_order, p, k, ng = 0, nfused = 0, new_n = 0;
+/* Epilogue fusion: the matmul/linear/conv node whose f32 result only group G reads (and
+   that has G's shape) can run inside G's fused node, writing into one of G's f32 outputs,
+   which the program then reads and overwrites chunk by chunk. Returns the node or -1. */
+static int tt__epilogue_head(const tt_graph *g, const tt__group *G, int gi, const int *gid_pos) {
+    const tt__node *first = &g->tape.nodes[G->members[0]];
+    int k, q, j;
+    for (k = 0; k < first->n_in; k++) {
+        int v = tt__node_in(g, first, k), h = -1, uses = 0;
+        const tt__value *val = v >= 0 ? &g->tape.values[v] : NULL;
+        if (!val || val->kind != TT__V_NODE || val->meta.dtype != TT_F32 || !tt_same_shape(&val->meta,
+            &g->tape.values[first->out].meta)) continue;
+        for (q = 0; q < g->n_order; q++) if (g->order[q] == val->node) h = q;
+        if (h < 0) continue;
+        j = g->tape.nodes[g->order[h]].op;
+        if (j != TT__OP_MATMUL && j != TT__OP_LINEAR && j != TT__OP_CONV2D && j != TT__OP_CONV1D) continue;
+        for (q = 0; q < g->n_order && uses >= 0; q++) {
+            const tt__node *m = &g->tape.nodes[g->order[q]];
+            for (j = 0; j < m->n_in; j++)
+                if (tt__node_in(g, m, j) == v) uses = gid_pos[q] == gi ? uses + 1 : -1;
+        }
+        for (j = 0; j < g->n_outputs; j++) if (g->remap[g->outputs[j]] == v) uses = -1;
+        if (uses > 0) return g->order[h];
+    }
+    return -1;
+}
+
+static tt_status tt__pass_fuse(tt_graph *g, bool epilogue) {
+    int nv = g->tape.n_values, n_order = g->n_order, p, k, ng = 0, nfused = 0, new_n = 0, *heads;
     int *gidv = (int *)tt__galloc(g, sizeof(int) * (size_t)(nv + 2 * n_order));
     int *gid_pos = gidv + nv, *new_order = gid_pos + n_order;
     tt__group *groups = (tt__group *)tt__galloc(g, sizeof(tt__group) * (size_t)(n_order + 1));
@@ -4631,25 +4674,49 @@ static tt_status tt__pass_fuse(tt_graph *g) {
         tt__group_add(g, &groups[joined], joined, gidv, n, ni, p);
         gid_pos[p] = joined;
     }
-    for (k = 0; k < ng; k++) if (groups[k].n_members >= 2) nfused++;
+    heads = (int *)tt__galloc(g, sizeof(int) * (size_t)(ng + 1));
+    if (!heads) {
+        tt__heap_free(&g->tape.alloc, gidv);
+        tt__heap_free(&g->tape.alloc, groups);
+        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    }
+    for (k = 0; k < ng; k++) {
+        heads[k] = epilogue ? tt__epilogue_head(g, &groups[k], k, gid_pos) : -1;
+        if (groups[k].n_members >= 2 || heads[k] >= 0) nfused++;
+    }
     if (nfused > 0 &&
         (!tt__grow(&g->tape.alloc, (void **)&g->tape.nodes, &g->tape.cap_nodes, g->tape.n_nodes + nfused, sizeof(tt__node)) ||
          !tt__grow(&g->tape.alloc, (void **)&g->progs, &g->cap_progs, g->n_progs + nfused, sizeof(struct tt__program)))) {
         tt__heap_free(&g->tape.alloc, gidv);
         tt__heap_free(&g->tape.alloc, groups);
+        tt__heap_free(&g->tape.alloc, heads);
         return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
     }
     for (p = 0; p < n_order; p++) {                    /* the new order: a fused node at its group's end */
-        int gi = gid_pos[p];
-        if (gi < 0 || groups[gi].n_members < 2) { new_order[new_n++] = g->order[p]; continue; }
+        int gi = gid_pos[p], hk;
+        bool is_head = false;
+        for (k = 0; k < ng && !is_head; k++) is_head = heads[k] == g->order[p];
+        if (is_head) continue;                         /* runs inside its group's fused node */
+        if (gi < 0 || (groups[gi].n_members < 2 && heads[gi] < 0)) { new_order[new_n++] = g->order[p]; continue; }
         if (p != groups[gi].last_pos) continue;
         {
             struct tt__program *pr = &g->progs[g->n_progs];
             tt__node *f;
             int j;
+            const tt__node *head = heads[gi] >= 0 ? &g->tape.nodes[heads[gi]] : NULL;
+            int head_n_in = head ? head->n_in : 0;
             tt__program_build(g, &groups[gi], gi, gidv, gid_pos, pr);
-            if (pr->n_out == 0 ||
-                !tt__grow(&g->tape.alloc, (void **)&g->tape.pool, &g->tape.cap_pool, g->tape.n_pool + pr->n_in, sizeof(int))) {
+            if (head) {                                /* the head writes into an f32 output */
+                for (hk = 0; hk < pr->n_in && groups[gi].inputs[hk] != head->out; hk++) {}
+                for (j = pr->n_out - 1; j >= 0 && g->tape.values[pr->outs[j]].meta.dtype != TT_F32; j--) {}
+                pr->head = j >= 0 && hk < pr->n_in ? heads[gi] : -1;
+                pr->head_input = hk;
+                pr->head_out = j;
+                if (pr->head < 0) head_n_in = 0;
+            }
+            if (pr->n_out == 0 || (pr->head < 0 && groups[gi].n_members < 2) ||
+                !tt__grow(&g->tape.alloc, (void **)&g->tape.pool, &g->tape.cap_pool, g->tape.n_pool + pr->n_in + head_n_in, sizeof(int))) {
+                if (head) new_order[new_n++] = heads[gi];
                 for (j = 0; j < groups[gi].n_members; j++) new_order[new_n++] = groups[gi].members[j];
                 continue;
             }
@@ -4659,8 +4726,10 @@ static tt_status tt__pass_fuse(tt_graph *g) {
             f->name = "fused";
             f->a.i[0] = g->n_progs++;
             f->in_at = g->tape.n_pool;
-            f->n_in = pr->n_in;
-            for (j = 0; j < pr->n_in; j++) g->tape.pool[g->tape.n_pool++] = groups[gi].inputs[j];
+            f->n_in = pr->n_in + head_n_in;             /* the program's inputs, then the head's */
+            for (j = 0; j < pr->n_in; j++)
+                g->tape.pool[g->tape.n_pool++] = pr->head >= 0 && j == pr->head_input ? -1 : groups[gi].inputs[j];
+            for (j = 0; j < head_n_in; j++) g->tape.pool[g->tape.n_pool++] = tt__node_in(g, head, j);
             f->out = pr->outs[0];
             new_order[new_n++] = g->tape.n_nodes++;
         }
@@ -4669,6 +4738,7 @@ static tt_status tt__pass_fuse(tt_graph *g) {
     g->n_order = new_n;
     tt__heap_free(&g->tape.alloc, gidv);
     tt__heap_free(&g->tape.alloc, groups);
+    tt__heap_free(&g->tape.alloc, heads);
     return TT_OK;
 }
 
@@ -4687,10 +4757,21 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     strides[0] = o0->stride;                           /* every output: contiguous, offset 0, one shape */
     offsets[0] = 0;
     for (k = 0; k < pr->n_in; k++) {
-        in[k] = &g->rt[tt__node_in(g, n, k)];
+        in[k] = pr->head >= 0 && k == pr->head_input ? &g->rt[pr->outs[pr->head_out]] : &g->rt[tt__node_in(g, n, k)];
         tt__broadcast_strides(in[k], o0->ndim, o0->shape, bstride[k]);
         strides[1 + k] = bstride[k];
         offsets[1 + k] = in[k]->offset;
+    }
+    if (pr->head >= 0) {                               /* epilogue: the GEMM writes, the program rewrites */
+        const tt__node *h = &g->tape.nodes[pr->head];
+        tt_tensor *hin[4];
+        tt__call hc;
+        for (k = 0; k < h->n_in && k < 4; k++) {
+            int v = tt__node_in(g, n, pr->n_in + k);
+            hin[k] = v >= 0 ? &g->rt[v] : NULL;
+        }
+        hc.name = h->name; hc.op = h->op; hc.in = hin; hc.n_in = h->n_in; hc.a = h->a;
+        if (!tt__op_table[h->op].exec(scratch, &hc, &g->rt[pr->outs[pr->head_out]])) return false;
     }
     tt__loop_init(&L, o0->ndim, o0->shape, 1 + pr->n_in, strides, offsets);
     for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
@@ -4736,6 +4817,244 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
         }
     }
     return true;
+}
+
+/* ---- passes that rewrite values: freeze, constant folding, simplification, batch-norm
+   folding. Each marks replaced nodes dead in `live` and points uses at the replacement
+   through g->remap; new constants are appended to the values (dropped on recompile). */
+
+/* A new constant value holding a contiguous copy of t; -1 when out of memory. */
+static int tt__graph_add_const(tt_graph *g, const tt_tensor *t) {
+    tt__tape *tp = &g->tape;
+    tt__value *v;
+    tt_tensor dst;
+    int id;
+    if (!tt__grow(&tp->alloc, (void **)&g->remap, &g->cap_remap, tp->n_values + 1, sizeof(int))) return -1;
+    id = tt__tape_value(tp, TT__V_CONST, (tt_tensor *)t);
+    if (id < 0) return -1;
+    v = &tp->values[id];
+    v->ref = NULL;
+    v->data = tt__heap_alloc(&tp->alloc, (size_t)(t->numel ? t->numel : 1) * tt_dtype_size(t->dtype));
+    if (!v->data) { tp->n_values--; return -1; }
+    dst = *t;
+    dst.data = v->data;
+    dst.offset = 0;
+    dst.ctx = NULL;
+    tt__set_contiguous_strides(&dst);
+    tt__copy_into(&dst, t);
+    v->meta = dst;
+    g->remap[id] = id;
+    return id;
+}
+
+static bool tt__is_const(const tt_graph *g, int v) { return v >= 0 && g->tape.values[v].kind == TT__V_CONST; }
+
+/* Gives node n new inputs (appended to the pool); false when out of memory. */
+static bool tt__node_set_inputs(tt_graph *g, tt__node *n, const int *ids, int count) {
+    tt__tape *tp = &g->tape;
+    int k;
+    if (!tt__grow(&tp->alloc, (void **)&tp->pool, &tp->cap_pool, tp->n_pool + count, sizeof(int))) return false;
+    n->in_at = tp->n_pool;
+    n->n_in = count;
+    for (k = 0; k < count; k++) tp->pool[tp->n_pool++] = ids[k];
+    return true;
+}
+
+/* Freeze: every parameter becomes a constant copied into the graph (torch.jit.freeze). */
+static tt_status tt__pass_freeze(tt_graph *g) {
+    int v, n = g->tape.n_values;
+    for (v = 0; v < n; v++) {
+        int c;
+        if (g->tape.values[v].kind != TT__V_PARAM || !g->tape.values[v].ref) continue;
+        c = tt__graph_add_const(g, g->tape.values[v].ref);
+        if (c < 0) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory while freezing");
+        g->remap[v] = c;
+    }
+    return TT_OK;
+}
+
+/* Constant folding: a (non-view) node whose inputs are all constants is computed now. */
+static tt_status tt__pass_const_fold(tt_graph *g, bool *live) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_tensor *ins[TT__FUSE_MAX_IN + 4];
+    tt_ctx *tmp;
+    int i, k;
+    d.allocator = g->tape.alloc;
+    tmp = tt_ctx_create(&d);
+    if (!tmp) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    for (i = 0; i < g->n_traced_nodes; i++) {
+        tt__node *n = &g->tape.nodes[i];
+        const tt__op_info *info = &tt__op_table[n->op];
+        bool all_const = live[i] && info->kind != TT__K_VIEW && n->n_in <= (int)(sizeof ins / sizeof ins[0]);
+        tt_tensor hdr, *out;
+        tt__call c;
+        tt_scope s;
+        int id;
+        for (k = 0; all_const && k < n->n_in; k++) {
+            int v = tt__node_in(g, n, k);
+            all_const = v < 0 || tt__is_const(g, v);
+            ins[k] = v < 0 ? NULL : &g->tape.values[v].meta;
+        }
+        if (!all_const) continue;
+        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a;
+        s = tt_scope_begin(tmp);
+        tt__header_init(&hdr, tmp);
+        out = info->infer(tmp, &c, &hdr) ? tt__new(tmp, n->name, hdr.dtype, hdr.ndim, hdr.shape) : NULL;
+        if (out && info->exec(tmp, &c, out) && tmp->status == TT_OK) {
+            id = tt__graph_add_const(g, out);
+            if (id < 0) { tt_ctx_destroy(tmp); return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory"); }
+            g->remap[n->out] = id;
+            live[i] = false;
+        }
+        tt_clear_error(tmp);                           /* a value error (bad index) stays for run time */
+        tt_scope_end(tmp, s);
+    }
+    tt_ctx_destroy(tmp);
+    return TT_OK;
+}
+
+/* Is v a constant whose every element equals x? */
+static bool tt__const_all(const tt_graph *g, int v, float x) {
+    const tt__value *val;
+    int64_t i;
+    if (!tt__is_const(g, v)) return false;
+    val = &g->tape.values[v];
+    for (i = 0; i < val->meta.numel; i++) if (tt__load(val->data, val->meta.dtype, i) != x) return false;
+    return true;
+}
+
+/* Could node n's result be replaced by value v (same dtype and shape)? */
+static bool tt__same_as(const tt_graph *g, const tt__node *n, int v) {
+    const tt_tensor *a = &g->tape.values[n->out].meta, *b = &g->tape.values[v].meta;
+    return v >= 0 && a->dtype == b->dtype && tt_same_shape(a, b);
+}
+
+/* The value node n reduces to, or -1: x+0, x-0, x*1, x/1, zero padding, identity views,
+   a copy or cast to the same dtype. (x+0 turns -0 into +0 eagerly; the graph keeps -0.) */
+static int tt__simplify_node(tt_graph *g, const tt__node *n) {
+    int a = n->n_in > 0 ? tt__node_in(g, n, 0) : -1, b = n->n_in > 1 ? tt__node_in(g, n, 1) : -1, d;
+    const tt_tensor *x = a >= 0 ? &g->tape.values[a].meta : NULL;
+    switch (n->op) {
+    case TT__OP_ADD:
+        if (tt__const_all(g, b, 0.0f) && tt__same_as(g, n, a)) return a;
+        if (tt__const_all(g, a, 0.0f) && tt__same_as(g, n, b)) return b;
+        return -1;
+    case TT__OP_SUB: return tt__const_all(g, b, 0.0f) && tt__same_as(g, n, a) ? a : -1;
+    case TT__OP_MUL:
+        if (tt__const_all(g, b, 1.0f) && tt__same_as(g, n, a)) return a;
+        if (tt__const_all(g, a, 1.0f) && tt__same_as(g, n, b)) return b;
+        return -1;
+    case TT__OP_DIV: return tt__const_all(g, b, 1.0f) && tt__same_as(g, n, a) ? a : -1;
+    case TT__OP_PAD:
+        for (d = 0; d < (int)n->a.i[0]; d++) if (n->a.i[1 + d] != 0) return -1;
+        return a;
+    case TT__OP_COPY: case TT__OP_CAST:                /* only a copy of a value already contiguous */
+        if (!tt__is_const(g, a) && !(g->tape.values[a].kind == TT__V_NODE &&
+                                     !tt__is_view_op(g->tape.nodes[g->tape.values[a].node].op))) return -1;
+        return tt__same_as(g, n, a) ? a : -1;
+    case TT__OP_RESHAPE: case TT__OP_EXPAND: case TT__OP_SQUEEZE:
+        return tt__same_as(g, n, a) ? a : -1;
+    case TT__OP_PERMUTE:
+        for (d = 0; d < x->ndim; d++) if (tt__axis((int)n->a.i[d], x->ndim) != d) return -1;
+        return a;
+    default:
+        return -1;
+    }
+}
+
+/* The live node that produces value v, or -1. */
+static int tt__producer(const tt_graph *g, const bool *live, int v) {
+    int p = v >= 0 && g->tape.values[v].kind == TT__V_NODE ? g->tape.values[v].node : -1;
+    return p >= 0 && live[p] ? p : -1;
+}
+
+static tt_status tt__pass_simplify(tt_graph *g, bool *live) {
+    int i, d;
+    for (i = 0; i < g->n_traced_nodes; i++) {
+        tt__node *n = &g->tape.nodes[i];
+        int r, p;
+        if (!live[i]) continue;
+        p = n->op == TT__OP_PERMUTE ? tt__producer(g, live, tt__node_in(g, n, 0)) : -1;
+        if (p >= 0 && g->tape.nodes[p].op == TT__OP_PERMUTE) {   /* permute of a permute: one permute */
+            const tt__node *inner = &g->tape.nodes[p];
+            int src = tt__node_in(g, inner, 0), nd = g->tape.values[src].meta.ndim;
+            for (d = 0; d < nd; d++) n->a.i[d] = tt__axis((int)inner->a.i[tt__axis((int)n->a.i[d], nd)], nd);
+            if (!tt__node_set_inputs(g, n, &src, 1)) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+        }
+        r = tt__simplify_node(g, n);
+        if (r >= 0) { g->remap[n->out] = r; live[i] = false; }
+    }
+    return TT_OK;
+}
+
+/* How many live nodes read value v (graph outputs count too). */
+static int tt__uses(const tt_graph *g, const bool *live, int v) {
+    int i, k, count = 0;
+    for (i = 0; i < g->tape.n_nodes; i++) {
+        const tt__node *n = &g->tape.nodes[i];
+        if (!live[i]) continue;
+        for (k = 0; k < n->n_in; k++) if (tt__node_in(g, n, k) == v) count++;
+    }
+    for (k = 0; k < g->n_outputs; k++) if (g->remap[g->outputs[k]] == v) count++;
+    return count;
+}
+
+/* Batch norm after conv/linear with constant weights: scale the weights and bias instead.
+   W'[o,...] = W[o,...]*s[o], b'[o] = (b[o]-mean[o])*s[o] + beta[o], s = gamma/sqrt(var+eps). */
+static tt_status tt__pass_fold_bn(tt_graph *g, bool *live) {
+    int i, k;
+    for (i = 0; i < g->n_traced_nodes; i++) {
+        tt__node *bn = &g->tape.nodes[i], *h;
+        int x, hi, ids[3], wv, bv, c[4];
+        const tt_tensor *w;
+        tt_tensor nw, nb;
+        float *wd, *bd;
+        int64_t O, per, o, e;
+        if (!live[i] || bn->op != TT__OP_BATCH_NORM) continue;
+        x = tt__node_in(g, bn, 0);
+        hi = tt__producer(g, live, x);
+        if (hi < 0) continue;
+        h = &g->tape.nodes[hi];
+        if (h->op != TT__OP_CONV2D && h->op != TT__OP_CONV1D && !(h->op == TT__OP_LINEAR && g->tape.values[x].meta.ndim == 2))
+            continue;
+        wv = tt__node_in(g, h, 1);
+        bv = h->n_in > 2 ? tt__node_in(g, h, 2) : -1;
+        for (k = 0; k < 4; k++) c[k] = tt__node_in(g, bn, 1 + k);
+        if (!tt__is_const(g, wv) || (bv >= 0 && !tt__is_const(g, bv)) || !tt__is_const(g, c[0]) || !tt__is_const(g, c[1]) ||
+            (c[2] >= 0 && !tt__is_const(g, c[2])) || (c[3] >= 0 && !tt__is_const(g, c[3])) || tt__uses(g, live, x) != 1)
+            continue;
+        w = &g->tape.values[wv].meta;
+        O = w->shape[0];
+        per = w->numel / (O ? O : 1);
+        nw = *w; nw.dtype = TT_F32;
+        nb = *w; nb.dtype = TT_F32; nb.ndim = 1; nb.shape[0] = O;
+        tt__set_contiguous_strides(&nb); tt__update_numel(&nb);
+        wd = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * (size_t)(w->numel + O + 1));
+        if (!wd) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+        bd = wd + w->numel;
+        for (o = 0; o < O; o++) {
+            double gamma = c[2] >= 0 ? tt__load(g->tape.values[c[2]].data, g->tape.values[c[2]].meta.dtype, o) : 1.0;
+            double beta = c[3] >= 0 ? tt__load(g->tape.values[c[3]].data, g->tape.values[c[3]].meta.dtype, o) : 0.0;
+            double mean = tt__load(g->tape.values[c[0]].data, g->tape.values[c[0]].meta.dtype, o);
+            double var = tt__load(g->tape.values[c[1]].data, g->tape.values[c[1]].meta.dtype, o);
+            double s = gamma / sqrt(var + bn->a.f[0]);
+            double b0 = bv >= 0 ? tt__load(g->tape.values[bv].data, g->tape.values[bv].meta.dtype, o) : 0.0;
+            for (e = 0; e < per; e++) wd[o * per + e] = (float)(tt__load(g->tape.values[wv].data, w->dtype, o * per + e) * s);
+            bd[o] = (float)((b0 - mean) * s + beta);
+        }
+        nw.data = wd; nw.offset = 0;
+        nb.data = bd; nb.offset = 0;
+        ids[0] = tt__node_in(g, h, 0);
+        ids[1] = tt__graph_add_const(g, &nw);
+        ids[2] = tt__graph_add_const(g, &nb);
+        tt__heap_free(&g->tape.alloc, wd);
+        h = &g->tape.nodes[hi];                        /* (adding values does not move nodes) */
+        if (ids[1] < 0 || ids[2] < 0 || !tt__node_set_inputs(g, h, ids, 3))
+            return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+        g->remap[bn->out] = h->out;
+        live[i] = false;
+    }
+    return TT_OK;
 }
 
 /* ---- memory plan ---------------------------------------------------------------- */
@@ -4827,7 +5146,12 @@ static tt_status tt__graph_plan(tt_graph *g) {
     int nv = g->tape.n_values, v, n = 0;
     int *first = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 4);
     int *last = first + nv, *root = last + nv, *list = root + nv;
-    if (!first) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    g->offset = (int64_t *)tt__galloc(g, sizeof(int64_t) * (size_t)nv);
+    g->rt = (tt_tensor *)tt__galloc(g, sizeof(tt_tensor) * (size_t)nv);
+    if (!first || !g->offset || !g->rt) {
+        tt__heap_free(&g->tape.alloc, first);
+        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    }
     g->first = first;
     g->last = last;
     tt__plan_lifetimes(g, root, first, last);
@@ -4957,25 +5281,34 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     bool *live, *needed;
     if (!g) return TT_ERR_ARG;
     tt__graph_release_plan(g);
+    tt_graph_clear_error(g);
     g->mode = mode;
     nv = g->tape.n_values;
     g->remap = (int *)tt__galloc(g, sizeof(int) * (size_t)nv);
+    g->cap_remap = nv;
     g->order = (int *)tt__galloc(g, sizeof(int) * (size_t)(g->tape.n_nodes + 1));
-    g->offset = (int64_t *)tt__galloc(g, sizeof(int64_t) * (size_t)nv);
-    g->rt = (tt_tensor *)tt__galloc(g, sizeof(tt_tensor) * (size_t)nv);
-    live = (bool *)tt__galloc(g, sizeof(bool) * (size_t)(g->tape.n_nodes + nv));
-    if (!g->remap || !g->order || !g->offset || !g->rt || !live) {
+    live = (bool *)tt__galloc(g, sizeof(bool) * (size_t)g->tape.n_nodes);
+    if (!g->remap || !g->order || !live) {
         tt__heap_free(&g->tape.alloc, live);
         return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
     }
-    needed = live + g->tape.n_nodes;
     for (i = 0; i < nv; i++) g->remap[i] = i;
     for (i = 0; i < g->tape.n_nodes; i++) live[i] = true;
+    if (((passes & TT_PASS_FREEZE) && tt__pass_freeze(g) != TT_OK) ||
+        ((passes & TT_PASS_SIMPLIFY) && tt__pass_simplify(g, live) != TT_OK) ||
+        ((passes & TT_PASS_CONST_FOLD) && tt__pass_const_fold(g, live) != TT_OK) ||
+        ((passes & TT_PASS_FOLD_BN) && tt__pass_fold_bn(g, live) != TT_OK)) {
+        tt__heap_free(&g->tape.alloc, live);
+        return g->status;
+    }
     if (passes & TT_PASS_CSE) tt__pass_cse(g, live);
+    needed = (bool *)tt__galloc(g, sizeof(bool) * (size_t)g->tape.n_values);
+    if (!needed) { tt__heap_free(&g->tape.alloc, live); return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory"); }
     if (passes & TT_PASS_DCE) tt__pass_dce(g, live, needed);
     for (i = 0; i < g->tape.n_nodes; i++) if (live[i]) g->order[g->n_order++] = i;
     tt__heap_free(&g->tape.alloc, live);
-    if ((passes & TT_PASS_FUSE) && tt__pass_fuse(g) != TT_OK) return g->status;
+    tt__heap_free(&g->tape.alloc, needed);
+    if ((passes & TT_PASS_FUSE) && tt__pass_fuse(g, (passes & TT_PASS_EPILOGUE) != 0) != TT_OK) return g->status;
     g->max_in = 1;
     for (i = 0; i < g->n_order; i++)
         if (g->tape.nodes[g->order[i]].n_in > g->max_in) g->max_in = g->tape.nodes[g->order[i]].n_in;
@@ -5097,6 +5430,7 @@ TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
             const struct tt__program *pr = &g->progs[n->a.i[0]];
             for (k = 0; k < pr->n_out; k++) { if (k) tt__put(&b, ", "); tt__put_value(&b, pr->outs[k]); }
             tt__put(&b, " = fused{");
+            if (pr->head >= 0) { tt__put(&b, tt__op_table[g->tape.nodes[pr->head].op].name); tt__put(&b, " | "); }
             for (k = 0; k < pr->n_members; k++) {
                 if (k) tt__put(&b, ", ");
                 tt__put(&b, tt__op_table[g->tape.nodes[pr->members[k]].op].name);
