@@ -460,7 +460,8 @@ typedef struct tt_graph tt_graph;
 /* Compile modes, as torch.compile's. MAX_AUTOTUNE is DEFAULT until kernels have variants. */
 typedef enum tt_mode {
     TT_MODE_DEFAULT          = 0,
-    TT_MODE_REDUCE_OVERHEAD  = 1,   /* arguments bound once: a run is the kernels and nothing else */
+    TT_MODE_REDUCE_OVERHEAD  = 1,   /* parameters bound at compile, inputs by tt_graph_bind: a run
+                                       with no inputs is the kernels and nothing else */
     TT_MODE_MAX_AUTOTUNE     = 2
 } tt_mode;
 
@@ -510,6 +511,9 @@ TT_API tt_status   tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes);
 /* Run on inputs with the traced shapes and dtypes (compiles first if needed). After
    compilation a run allocates nothing. */
 TT_API tt_status   tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_inputs);
+/* Check and bind inputs once; tt_graph_run(g, NULL, 0) then runs on them with no per-run
+   checks (REDUCE_OVERHEAD). Keep the bound tensors alive; write new values into them. */
+TT_API tt_status   tt_graph_bind(tt_graph *g, tt_tensor *const *inputs, int n_inputs);
 /* Output i of the last run; valid until the next run or tt_graph_destroy. */
 TT_API tt_tensor  *tt_graph_output(tt_graph *g, int i);
 TT_API int         tt_graph_num_inputs(const tt_graph *g);
@@ -525,10 +529,46 @@ TT_API const char *tt_graph_warning(const tt_graph *g, int i);
 TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g);
 /* TT_DEBUG_* bits: with POISON, a wrong memory plan shows up as NaN in the outputs. */
 TT_API void        tt_graph_set_debug(tt_graph *g, unsigned flags);
+/* What tt_graph_check found. */
+typedef struct tt_check_report {
+    bool        ok;                 /* every compared value within tolerance */
+    int         compared;           /* values compared */
+    int         node;               /* first diverging traced node (its id in the printed graph), or -1 */
+    const char *op;                 /* its op ("linear", "fused" member ...) */
+    const char *eager_op;           /* the public function that recorded it ("tt_linear") */
+    double      max_abs, max_rel;   /* its largest absolute and relative error */
+    char        message[256];
+} tt_check_report;
+/* Runs the compiled graph and the uncompiled tape side by side on inputs and reports the
+   first traced node whose value (where the compiled graph still has it) differs by more
+   than atol + rtol*|eager|. For finding what a pass or kernel changed. Allocates. */
+TT_API tt_status   tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inputs, double atol, double rtol,
+                                  tt_check_report *report);
+/* Graphviz text ("dot -Tsvg"); fused nodes are drawn as clusters of their ops. Returns
+   the length it needs, like tt_graph_str. */
+TT_API size_t      tt_graph_dot(const tt_graph *g, char *buf, size_t size);
 /* The graph as text, one node per line ("%3 = add(%1, %2) : f32[2,3]"); returns the length
    it needs (write at most size bytes, NUL included). */
 TT_API size_t      tt_graph_str(const tt_graph *g, char *buf, size_t size);
 TT_API void        tt_graph_destroy(tt_graph *g);
+
+/* A forward function: reads inputs, writes up to max_out results to out, returns how many
+   (negative on error). Everything it computes must come from ops on ctx. */
+typedef int (*tt_forward_fn)(tt_ctx *ctx, tt_tensor *const *inputs, int n_inputs, tt_tensor **out, int max_out, void *user);
+/* Trace fn on example inputs (made in ctx, before the call): a graph, not yet compiled.
+   The trace's intermediates are freed; the inputs are named "input0", "input1", ... */
+TT_API tt_graph   *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *const *inputs, int n_inputs);
+
+/* The torch.compile experience: tt_compiled_run traces and compiles fn the first time it
+   sees a set of input shapes and dtypes, and reuses that graph afterwards. At most
+   max_graphs shape sets (0 means 8) are compiled; past that, a run is an error. */
+typedef struct tt_compiled tt_compiled;
+TT_API tt_compiled *tt_compiled_create(tt_forward_fn fn, void *user, tt_mode mode, unsigned passes, int max_graphs);
+TT_API tt_status   tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, int n_inputs);
+TT_API tt_tensor  *tt_compiled_output(tt_compiled *cc, int i);       /* valid until the next run */
+TT_API int         tt_compiled_num_graphs(const tt_compiled *cc);     /* compiles so far */
+TT_API const char *tt_compiled_error(const tt_compiled *cc);
+TT_API void        tt_compiled_destroy(tt_compiled *cc);
 
 /* ---- debug ------------------------------------------------------------------ */
 /* Write "[2,3]" into buf (always NUL-terminated); returns buf. */
@@ -4313,6 +4353,8 @@ struct tt_graph {
     tt_tensor    **argv;           /* a node's input headers during a run */
     int            max_in;
     bool           has_run;        /* outputs exist only after a successful run */
+    bool           bound;          /* inputs bound by tt_graph_bind */
+    tt_tensor    **bound_src;      /* per input: the user's tensor when it had to be copied, else NULL */
     tt_status      status;
     char           msg[TT__MSG_SIZE];
 };
@@ -4343,6 +4385,8 @@ static void tt__graph_release_plan(tt_graph *g) {
     tt__heap_free(al, g->arena);   g->arena = NULL;
     tt__heap_free(al, g->rt);      g->rt = NULL;
     tt__heap_free(al, g->argv);    g->argv = NULL;
+    tt__heap_free(al, g->bound_src); g->bound_src = NULL;
+    g->bound = false;
     tt_ctx_destroy(g->scratch);    g->scratch = NULL;
     g->n_progs = 0;
     g->tape.n_nodes = g->n_traced_nodes;               /* drop what an earlier compile appended */
@@ -5191,51 +5235,56 @@ static void tt__poison_dead(tt_graph *g, int p) {
 
 TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) { if (g) g->debug = flags; }
 
+/* Runs the node at position p; with measure, records the most scratch it took. */
+static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *measure) {
+    const tt__node *n = &g->tape.nodes[g->order[p]];
+    const tt__op_info *info = &tt__op_table[n->op];
+    tt_tensor *out = &g->rt[n->out];
+    tt__call c;
+    tt_scope s;
+    size_t base;
+    bool ok;
+    int k;
+    for (k = 0; k < n->n_in; k++) {
+        int v = tt__node_in(g, n, k);
+        g->argv[k] = v >= 0 ? &g->rt[v] : NULL;
+    }
+    c.name = n->name; c.op = n->op; c.in = g->argv; c.n_in = n->n_in; c.a = n->a;
+    if (info->kind == TT__K_VIEW) {                    /* a view: its header from the actual input */
+        tt__header_init(out, NULL);
+        return info->infer(scratch, &c, out);
+    }
+    s = tt_scope_begin(scratch);
+    base = scratch->live;
+    scratch->peak = base;
+    scratch->record_depth++;
+    ok = n->op == TT__OP_FUSED ? tt__exec_fused(g, scratch, n) : info->exec(scratch, &c, out);
+    scratch->record_depth--;
+    if (measure && scratch->peak - base > *measure) *measure = scratch->peak - base;
+    tt_scope_end(scratch, s);
+    return ok;
+}
+
+/* Reports a failed node as the graph's error (the kernel's message from scratch). */
+static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p) {
+    const tt__node *n = &g->tape.nodes[g->order[p]];
+    tt__gfail(g, scratch->status != TT_OK ? scratch->status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
+              g->order[p], n->name, scratch->status != TT_OK ? scratch->msg : "failed");
+    tt_clear_error(scratch);
+    return g->status;
+}
+
 /* Runs every live node; with measure, records the scratch each node needs instead. */
 static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
-    int p, k;
+    int p;
     for (p = 0; p < g->n_order; p++) {
-        const tt__node *n = &g->tape.nodes[g->order[p]];
-        const tt__op_info *info = &tt__op_table[n->op];
-        tt_tensor *out = &g->rt[n->out];
-        tt__call c;
-        bool ok;
-        for (k = 0; k < n->n_in; k++) {
-            int v = tt__node_in(g, n, k);
-            g->argv[k] = v >= 0 ? &g->rt[v] : NULL;
-        }
-        c.name = n->name; c.op = n->op; c.in = g->argv; c.n_in = n->n_in; c.a = n->a;
-        if (n->op == TT__OP_FUSED) {
-            tt_scope s = tt_scope_begin(scratch);
-            size_t base = scratch->live;
-            scratch->peak = base;
-            ok = tt__exec_fused(g, scratch, n);
-            if (measure && scratch->peak - base > *measure) *measure = scratch->peak - base;
-            tt_scope_end(scratch, s);
-        } else if (info->kind == TT__K_VIEW) {
-            tt__header_init(out, NULL);
-            ok = info->infer(scratch, &c, out);
-        } else {
-            tt_scope s = tt_scope_begin(scratch);
-            size_t base = scratch->live;
-            scratch->peak = base;
-            scratch->record_depth++;
-            ok = info->exec(scratch, &c, out);
-            scratch->record_depth--;
-            if (measure && scratch->peak - base > *measure) *measure = scratch->peak - base;
-            tt_scope_end(scratch, s);
-        }
+        bool ok = tt__graph_exec_node(g, scratch, p, measure);
         if (g->debug & TT_DEBUG_POISON) tt__poison_dead(g, p);
         if (measure && scratch->status == TT_ERR_INDEX) {  /* the dry run's zeros can make bad indices */
             tt_clear_error(scratch);
             continue;
         }
-        if (!ok || scratch->status != TT_OK) {
-            tt__gfail(g, scratch->status != TT_OK ? scratch->status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
-                      g->order[p], n->name, scratch->status != TT_OK ? scratch->msg : "failed");
-            tt_clear_error(scratch);
-            return g->status;
-        }
+        if (!ok || scratch->status != TT_OK) return tt__graph_node_failed(g, scratch, p);
     }
     return TT_OK;
 }
@@ -5313,7 +5362,8 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     for (i = 0; i < g->n_order; i++)
         if (g->tape.nodes[g->order[i]].n_in > g->max_in) g->max_in = g->tape.nodes[g->order[i]].n_in;
     g->argv = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->max_in);
-    if (!g->argv) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    g->bound_src = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)(g->tape.n_inputs + 1));
+    if (!g->argv || !g->bound_src) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
     if (tt__graph_plan(g) != TT_OK || tt__graph_size_scratch(g) != TT_OK) return g->status;
     g->compiled = true;
     return TT_OK;
@@ -5338,15 +5388,35 @@ static tt_status tt__bind_input(tt_graph *g, int i, tt_tensor *t) {
     return TT_OK;
 }
 
+TT_API tt_status tt_graph_bind(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
+    int i;
+    if (!g) return TT_ERR_ARG;
+    if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->status;
+    g->bound = false;
+    if (n_inputs != g->tape.n_inputs || (n_inputs > 0 && !inputs))
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: %d inputs given, the graph has %d", n_inputs, g->tape.n_inputs);
+    for (i = 0; i < n_inputs; i++) {
+        if (tt__bind_input(g, i, inputs[i]) != TT_OK) return g->status;
+        g->bound_src[i] = g->offset[g->tape.inputs[i]] >= 0 && g->rt[g->tape.inputs[i]].data != inputs[i]->data ? inputs[i] : NULL;
+    }
+    g->bound = true;
+    return TT_OK;
+}
+
 TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
     int i;
     if (!g) return TT_ERR_ARG;
     if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->status;
-    if (n_inputs != g->tape.n_inputs || (n_inputs > 0 && !inputs))
-        return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: %d inputs given, the graph has %d", n_inputs, g->tape.n_inputs);
-    for (i = 0; i < n_inputs; i++)
-        if (tt__bind_input(g, i, inputs[i]) != TT_OK) return g->status;
-    tt__bind_params(g);
+    if (inputs || n_inputs || g->tape.n_inputs == 0) {
+        if (tt_graph_bind(g, inputs, n_inputs) != TT_OK) return g->status;
+    } else if (!g->bound) {
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: no inputs given and none bound; the graph has %d "
+                         "(pass them, or call tt_graph_bind once)", g->tape.n_inputs);
+    } else {
+        for (i = 0; i < g->tape.n_inputs; i++)         /* bound inputs that needed a copy: copy again */
+            if (g->bound_src[i]) tt__copy_into(&g->rt[g->tape.inputs[i]], g->bound_src[i]);
+    }
+    if (g->mode != TT_MODE_REDUCE_OVERHEAD) tt__bind_params(g);   /* REDUCE_OVERHEAD: bound at compile */
     g->has_run = tt__graph_exec(g, g->scratch, NULL) == TT_OK;
     return g->has_run ? TT_OK : g->status;
 }
@@ -5393,6 +5463,329 @@ TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g) {
     return s;
 }
 
+/* ---- checker: the compiled graph against the uncompiled tape ----------------------- */
+
+/* Largest errors of got against want (same shape); true when within tolerance. */
+static bool tt__compare(const tt_tensor *got, const tt_tensor *want, double atol, double rtol,
+                        double *max_abs, double *max_rel) {
+    bool ok = true;
+    int64_t i;
+    *max_abs = 0;
+    *max_rel = 0;
+    for (i = 0; i < want->numel; i++) {
+        double a = tt__load(got->data, got->dtype, tt__offset_of(got, i));
+        double b = tt__load(want->data, want->dtype, tt__offset_of(want, i));
+        double d;
+        if (a == b || (a != a && b != b)) continue;    /* equal, equal infinities, or both NaN */
+        d = (a != a || b != b) ? INFINITY : fabs(a - b);
+        if (d > *max_abs) *max_abs = d;
+        if (d / (fabs(b) > 1e-30 ? fabs(b) : 1e-30) > *max_rel) *max_rel = d / (fabs(b) > 1e-30 ? fabs(b) : 1e-30);
+        if (!(d <= atol + rtol * fabs(b))) ok = false;
+    }
+    return ok;
+}
+
+/* Runs every traced node eagerly (no passes) in ctx; ref[v] gets each value's tensor. */
+static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor **ref) {
+    tt_tensor *ins[TT__FUSE_MAX_IN + 4];
+    int i, k;
+    for (i = 0; i < g->n_traced_values; i++) {
+        tt__value *v = &g->tape.values[i];
+        if (v->kind == TT__V_PARAM) ref[i] = v->ref;
+        if (v->kind == TT__V_CONST) ref[i] = &v->meta;
+        if (v->kind == TT__V_INPUT) ref[i] = &g->rt[i];
+    }
+    for (i = 0; i < g->n_traced_nodes; i++) {
+        const tt__node *n = &g->tape.nodes[i];
+        const tt__op_info *info = &tt__op_table[n->op];
+        tt_tensor hdr, *out;
+        tt__call c;
+        bool ok = n->n_in <= (int)(sizeof ins / sizeof ins[0]);
+        for (k = 0; ok && k < n->n_in; k++) {
+            int v = g->tape.pool[n->in_at + k];
+            ins[k] = v >= 0 ? ref[v] : NULL;
+            ok = v < 0 || ins[k] != NULL;
+        }
+        if (!ok) continue;
+        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a;
+        tt__header_init(&hdr, ctx);
+        if (!info->infer(ctx, &c, &hdr)) return false;
+        if (info->kind == TT__K_VIEW) {
+            out = (tt_tensor *)tt__alloc(ctx, n->name, sizeof(tt_tensor));
+            if (out) *out = hdr;
+        } else {
+            out = tt__new(ctx, n->name, hdr.dtype, hdr.ndim, hdr.shape);
+            if (out && !info->exec(ctx, &c, out)) return false;
+        }
+        if (!out) return false;
+        ref[n->out] = out;
+    }
+    return true;
+}
+
+TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inputs, double atol, double rtol,
+                                tt_check_report *report) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_tensor **ref;
+    tt_ctx *ctx;
+    int p, j;
+    if (!g || !report) return TT_ERR_ARG;
+    memset(report, 0, sizeof *report);
+    report->ok = true;
+    report->node = -1;
+    if (tt_graph_bind(g, inputs, n_inputs) != TT_OK) return g->status;
+    tt__bind_params(g);
+    d.allocator = g->tape.alloc;
+    ctx = tt_ctx_create(&d);
+    ref = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->tape.n_values);
+    if (!ctx || !ref) {
+        tt_ctx_destroy(ctx);
+        tt__heap_free(&g->tape.alloc, ref);
+        return tt__gfail(g, TT_ERR_OOM, "tt_graph_check: out of memory");
+    }
+    if (!tt__run_tape(g, ctx, ref)) {
+        tt__gfail(g, ctx->status != TT_OK ? ctx->status : TT_ERR_STATE, "tt_graph_check: the eager tape failed: %s",
+                  ctx->status != TT_OK ? ctx->msg : "?");
+        tt_ctx_destroy(ctx);
+        tt__heap_free(&g->tape.alloc, ref);
+        return g->status;
+    }
+    for (p = 0; p < g->n_order; p++) {                 /* compiled, node by node, compared as it goes */
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        const int *outs;
+        int no;
+        if (!tt__graph_exec_node(g, g->scratch, p, NULL) || g->scratch->status != TT_OK) {
+            tt__graph_node_failed(g, g->scratch, p);
+            break;
+        }
+        no = tt__node_outs(g, n, &outs);
+        for (j = 0; j < no; j++) {
+            int v = outs[j];
+            double ea, er;
+            const tt__node *src;
+            if (v >= g->n_traced_values || !ref[v] || g->tape.values[v].kind != TT__V_NODE) continue;
+            report->compared++;
+            if (tt__compare(&g->rt[v], ref[v], atol, rtol, &ea, &er) || !report->ok) continue;
+            src = &g->tape.nodes[g->tape.values[v].node];
+            report->ok = false;
+            report->node = v;
+            report->op = tt__op_table[src->op].name;
+            report->eager_op = src->name;
+            report->max_abs = ea;
+            report->max_rel = er;
+            {
+                tt__buf b;
+                tt__buf_init(&b, report->message, sizeof report->message);
+                tt__put(&b, "node %"); tt__put_i64(&b, v); tt__put(&b, " ("); tt__put(&b, report->op);
+                tt__put(&b, ", recorded by "); tt__put(&b, src->name); tt__put(&b, ") differs from eager: max abs error ");
+                tt__put_f64(&b, ea); tt__put(&b, ", max rel error "); tt__put_f64(&b, er);
+            }
+        }
+    }
+    g->has_run = g->status == TT_OK;
+    tt_ctx_destroy(ctx);
+    tt__heap_free(&g->tape.alloc, ref);
+    return g->status;
+}
+
+/* ---- Graphviz ------------------------------------------------------------------------- */
+/* "f32[2,3]" is tt__put_type, below */
+static void tt__put_type(tt__buf *b, const tt_tensor *t);
+static void tt__dot_value_node(tt__buf *b, const tt_graph *g, int v) {
+    const tt__value *val = &g->tape.values[v];
+    tt__put(b, "  v"); tt__put_i64(b, v); tt__put(b, " [label=\"%"); tt__put_i64(b, v);
+    if (val->kind == TT__V_INPUT) { tt__put(b, " input "); tt__put(b, val->name); }
+    if (val->kind == TT__V_PARAM) tt__put(b, " param");
+    if (val->kind == TT__V_CONST) tt__put(b, " const");
+    tt__put(b, "\\n"); tt__put_type(b, &val->meta);
+    tt__put(b, val->kind == TT__V_INPUT ? "\", shape=ellipse];\n" : "\", shape=note];\n");
+}
+
+static void tt__dot_op_node(tt__buf *b, const tt_graph *g, int v, int op, const char *indent) {
+    tt__put(b, indent); tt__put(b, "v"); tt__put_i64(b, v); tt__put(b, " [label=\"%"); tt__put_i64(b, v);
+    tt__put(b, " = "); tt__put(b, tt__op_table[op].name); tt__put(b, "\\n"); tt__put_type(b, &g->tape.values[v].meta);
+    tt__put(b, "\"];\n");
+}
+
+static void tt__dot_edge(tt__buf *b, int from, int to) {
+    tt__put(b, "  v"); tt__put_i64(b, from); tt__put(b, " -> v"); tt__put_i64(b, to); tt__put(b, ";\n");
+}
+
+TT_API size_t tt_graph_dot(const tt_graph *g, char *buf, size_t size) {
+    char dummy[1];
+    tt__buf b;
+    int p, k, v, i;
+    bool *shown;
+    if (!buf || size == 0) { buf = dummy; size = 1; }
+    tt__buf_init(&b, buf, size);
+    if (!g || !g->compiled) {
+        tt__put(&b, "digraph tinytrace { label=\"compile the graph first\"; }\n");
+        return b.total + 1;
+    }
+    shown = (bool *)tt__galloc((tt_graph *)g, sizeof(bool) * (size_t)g->tape.n_values);
+    tt__put(&b, "digraph tinytrace {\n  node [shape=box, fontname=\"monospace\"];\n");
+    for (p = 0; p < g->n_order; p++) {
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        for (k = 0; k < n->n_in; k++) {               /* inputs, parameters and constants once each */
+            v = tt__node_in(g, n, k);
+            if (v >= 0 && g->tape.values[v].kind != TT__V_NODE && shown && !shown[v]) { shown[v] = true; tt__dot_value_node(&b, g, v); }
+        }
+        if (n->op == TT__OP_FUSED) {                   /* a cluster of the fused ops */
+            const struct tt__program *pr = &g->progs[n->a.i[0]];
+            tt__put(&b, "  subgraph cluster_"); tt__put_i64(&b, p);
+            tt__put(&b, " {\n    label=\"fused\"; style=filled; color=lightgrey;\n");
+            if (pr->head >= 0) tt__dot_op_node(&b, g, g->tape.nodes[pr->head].out, g->tape.nodes[pr->head].op, "    ");
+            for (i = 0; i < pr->n_members; i++) {
+                const tt__node *m = &g->tape.nodes[pr->members[i]];
+                tt__dot_op_node(&b, g, m->out, m->op, "    ");
+            }
+            tt__put(&b, "  }\n");
+            if (pr->head >= 0) {
+                const tt__node *h = &g->tape.nodes[pr->head];
+                for (k = 0; k < h->n_in; k++) if ((v = tt__node_in(g, h, k)) >= 0) tt__dot_edge(&b, v, h->out);
+            }
+            for (i = 0; i < pr->n_members; i++) {
+                const tt__node *m = &g->tape.nodes[pr->members[i]];
+                for (k = 0; k < m->n_in; k++) if ((v = tt__node_in(g, m, k)) >= 0) tt__dot_edge(&b, v, m->out);
+            }
+        } else {
+            tt__dot_op_node(&b, g, n->out, n->op, "  ");
+            for (k = 0; k < n->n_in; k++) if ((v = tt__node_in(g, n, k)) >= 0) tt__dot_edge(&b, v, n->out);
+        }
+    }
+    for (i = 0; i < g->n_outputs; i++) {
+        tt__put(&b, "  v"); tt__put_i64(&b, g->remap[g->outputs[i]]); tt__put(&b, " [peripheries=2];\n");
+    }
+    tt__put(&b, "}\n");
+    tt__heap_free(&g->tape.alloc, shown);
+    return b.total + 1;
+}
+
+/* ---- tt_trace and the compile cache ------------------------------------------------ */
+TT_API tt_graph *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *const *inputs, int n_inputs) {
+    tt_tensor *outs[16];
+    tt_graph *g;
+    tt_scope scope;
+    int i, n;
+    if (!ctx) return NULL;
+    if (!fn || n_inputs < 0 || (n_inputs > 0 && !inputs))
+        return (tt_graph *)tt__fail(ctx, TT_ERR_ARG, "tt_trace: needs a function and %d inputs", n_inputs);
+    scope = tt_scope_begin(ctx);                       /* the trace's intermediates go at the end */
+    if (tt_trace_begin(ctx) != TT_OK) return NULL;
+    for (i = 0; i < n_inputs; i++) {
+        char name[16];
+        tt__buf b;
+        tt__buf_init(&b, name, sizeof name);
+        tt__put(&b, "input");
+        tt__put_i64(&b, i);
+        if (!inputs[i] || inputs[i]->ctx != ctx) {
+            tt__fail(ctx, TT_ERR_ARG, "tt_trace: input %d is NULL or belongs to another context", i);
+            break;
+        }
+        tt_trace_input(inputs[i], name);
+    }
+    n = ctx->status == TT_OK ? fn(ctx, inputs, n_inputs, outs, 16, user) : -1;
+    if (n < 0 && ctx->status == TT_OK) tt__fail(ctx, TT_ERR_ARG, "tt_trace: the forward function returned %d", n);
+    g = tt_trace_end(ctx, outs, n < 0 ? 0 : n);
+    tt_scope_end(ctx, scope);
+    return g;
+}
+
+#define TT__CACHE_MAX 64
+
+struct tt_compiled {
+    tt_forward_fn fn;
+    void         *user;
+    tt_mode       mode;
+    unsigned      passes;
+    int           max_graphs, n_graphs, last;
+    tt_graph     *graphs[TT__CACHE_MAX];
+    tt_allocator  alloc;
+    tt_status     status;
+    char          msg[TT__MSG_SIZE];
+};
+
+TT_API tt_compiled *tt_compiled_create(tt_forward_fn fn, void *user, tt_mode mode, unsigned passes, int max_graphs) {
+    tt_allocator al;
+    tt_compiled *cc;
+    memset(&al, 0, sizeof al);
+    if (!fn) return NULL;
+    cc = (tt_compiled *)tt__heap_alloc(&al, sizeof *cc);
+    if (!cc) return NULL;
+    memset(cc, 0, sizeof *cc);
+    cc->fn = fn;
+    cc->user = user;
+    cc->mode = mode;
+    cc->passes = passes;
+    cc->max_graphs = max_graphs <= 0 ? 8 : max_graphs > TT__CACHE_MAX ? TT__CACHE_MAX : max_graphs;
+    cc->last = -1;
+    return cc;
+}
+
+/* Does graph g take inputs of these dtypes and shapes? */
+static bool tt__graph_fits(const tt_graph *g, tt_tensor *const *inputs, int n) {
+    int i;
+    if (g->tape.n_inputs != n) return false;
+    for (i = 0; i < n; i++) {
+        const tt_tensor *m = &g->tape.values[g->tape.inputs[i]].meta;
+        if (!inputs[i] || inputs[i]->dtype != m->dtype || !tt_same_shape(inputs[i], m)) return false;
+    }
+    return true;
+}
+
+static tt_status tt__cc_fail(tt_compiled *cc, tt_status st, const char *msg) {
+    tt__buf b;
+    cc->status = st;
+    tt__buf_init(&b, cc->msg, sizeof cc->msg);
+    tt__put(&b, msg);
+    return st;
+}
+
+TT_API tt_status tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, int n_inputs) {
+    int i;
+    tt_graph *g;
+    if (!cc) return TT_ERR_ARG;
+    cc->status = TT_OK;
+    cc->msg[0] = '\0';
+    if (n_inputs < 1 || !inputs || !inputs[0]) return tt__cc_fail(cc, TT_ERR_ARG, "tt_compiled_run: needs at least one input");
+    for (i = 0; i < cc->n_graphs; i++) if (tt__graph_fits(cc->graphs[i], inputs, n_inputs)) break;
+    if (i == cc->n_graphs) {                           /* a new shape set: trace and compile */
+        tt_ctx *ctx = inputs[0]->ctx;
+        if (cc->n_graphs >= cc->max_graphs)
+            return tt__cc_fail(cc, TT_ERR_STATE, "tt_compiled_run: the recompile limit is reached (max_graphs shape "
+                               "sets already compiled); input shapes vary too much");
+        g = tt_trace(ctx, cc->fn, cc->user, inputs, n_inputs);
+        if (!g) {
+            tt__cc_fail(cc, ctx && ctx->status != TT_OK ? ctx->status : TT_ERR_STATE, ctx && tt_error(ctx) ? tt_error(ctx) : "tt_compiled_run: tracing failed");
+            return cc->status;
+        }
+        if (tt_graph_compile(g, cc->mode, cc->passes) != TT_OK) {
+            tt__cc_fail(cc, g->status, g->msg);
+            tt_graph_destroy(g);
+            return cc->status;
+        }
+        cc->graphs[cc->n_graphs++] = g;
+    }
+    cc->last = i;
+    if (tt_graph_run(cc->graphs[i], inputs, n_inputs) != TT_OK) return tt__cc_fail(cc, cc->graphs[i]->status, cc->graphs[i]->msg);
+    return TT_OK;
+}
+
+TT_API tt_tensor *tt_compiled_output(tt_compiled *cc, int i) {
+    return cc && cc->last >= 0 ? tt_graph_output(cc->graphs[cc->last], i) : NULL;
+}
+TT_API int tt_compiled_num_graphs(const tt_compiled *cc) { return cc ? cc->n_graphs : 0; }
+TT_API const char *tt_compiled_error(const tt_compiled *cc) {
+    if (!cc) return "tinytrace: NULL compiled function";
+    return cc->status == TT_OK ? NULL : cc->msg;
+}
+TT_API void tt_compiled_destroy(tt_compiled *cc) {
+    int i;
+    if (!cc) return;
+    for (i = 0; i < cc->n_graphs; i++) tt_graph_destroy(cc->graphs[i]);
+    tt__heap_free(&cc->alloc, cc);
+}
+
 /* "f32[2,3]" */
 static void tt__put_type(tt__buf *b, const tt_tensor *t) {
     tt__put(b, tt_dtype_name(t->dtype));
@@ -5407,7 +5800,7 @@ static void tt__put_value(tt__buf *b, int v) {
 TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
     char dummy[1];
     tt__buf b;
-    int i, k, p, count;
+    int i, k, p, count, shown;
     if (!buf || size == 0) { buf = dummy; size = 1; }
     tt__buf_init(&b, buf, size);
     if (!g) return 1;
@@ -5442,9 +5835,10 @@ TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
             tt__put(&b, tt__op_table[n->op].name);
         }
         tt__putc(&b, '(');
-        for (k = 0; k < n->n_in; k++) {
+        for (k = 0, shown = 0; k < n->n_in; k++) {
             int v = g->compiled ? tt__node_in(g, n, k) : g->tape.pool[n->in_at + k];
-            if (k) tt__put(&b, ", ");
+            if (v < 0 && n->op == TT__OP_FUSED) continue;  /* the slot an epilogue head fills */
+            if (shown++) tt__put(&b, ", ");
             if (v < 0) { tt__put(&b, "none"); continue; }
             if (g->tape.values[v].kind == TT__V_PARAM) tt__put(&b, "param ");
             if (g->tape.values[v].kind == TT__V_CONST) tt__put(&b, "const ");
