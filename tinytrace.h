@@ -4623,10 +4623,12 @@ static bool tt__value_escapes(const tt_graph *g, const int *gidv, const int *gid
     return false;
 }
 
-/* Writes the micro-op program of group G. Registers: one per input load, one per member. */
+/* Writes the micro-op program of group G. Registers: one per input load, one per member.
+   Stores come last, after every load of the chunk: an output may then reuse the buffer of
+   an input that dies here (the memory plan's in-place reuse). */
 static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, const int *gidv, const int *gid_node_pos,
                               struct tt__program *pr) {
-    int reg_of_member[TT__FUSE_MAX_MEMBERS], i, k, r = 0;
+    int reg_of_member[TT__FUSE_MAX_MEMBERS], store_reg[TT__FUSE_MAX_MEMBERS], i, k, r = 0;
     memset(pr, 0, sizeof *pr);
     pr->head = -1;
     for (i = 0; i < G->n_inputs; i++) {
@@ -4654,10 +4656,13 @@ static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, con
         else u->kind = (uint8_t)(n->n_in == 1 ? TT__U_UNARY : TT__U_BINARY);
         pr->members[pr->n_members++] = G->members[i];
         if (tt__value_escapes(g, gidv, gid_node_pos, n->out, gi)) {
-            tt__uop *st = &pr->uops[pr->n_uops++];
-            st->kind = TT__U_STORE; st->a = (int16_t)reg_of_member[i]; st->b = (int16_t)pr->n_out;
+            store_reg[pr->n_out] = reg_of_member[i];
             pr->outs[pr->n_out++] = n->out;
         }
+    }
+    for (i = 0; i < pr->n_out; i++) {
+        tt__uop *st = &pr->uops[pr->n_uops++];
+        st->kind = TT__U_STORE; st->a = (int16_t)store_reg[i]; st->b = (int16_t)i;
     }
     pr->n_regs = r;
 }
@@ -5131,6 +5136,23 @@ static void tt__plan_lifetimes(tt_graph *g, int *root, int *first, int *last) {
     for (k = 0; k < g->n_outputs; k++) last[root[g->remap[g->outputs[k]]]] = g->n_order;
 }
 
+/* In-place reuse: may v (written at position first[v]) take the bytes of u, whose last
+   reader is that same node? Only for a fused node without an epilogue head that reads u
+   as a whole-shape input: its program loads a chunk of every input before it stores. */
+static bool tt__can_share(const tt_graph *g, int u, int v) {
+    const tt__node *n;
+    const struct tt__program *pr;
+    int k;
+    if (g->first[v] < 0 || g->last[u] != g->first[v]) return false;
+    n = &g->tape.nodes[g->order[g->first[v]]];
+    if (n->op != TT__OP_FUSED) return false;
+    pr = &g->progs[n->a.i[0]];
+    if (pr->head >= 0 || tt__value_bytes(&g->tape.values[u]) != tt__value_bytes(&g->tape.values[v]) ||
+        !tt_same_shape(&g->tape.values[u].meta, &g->tape.values[v].meta)) return false;
+    for (k = 0; k < pr->n_in; k++) if (tt__node_in(g, n, k) == u) return true;
+    return false;
+}
+
 /* Greedy placement, largest first: the lowest offset whose bytes no value with an
    overlapping lifetime holds. Returns the arena size. */
 static size_t tt__plan_offsets(tt_graph *g, const int *first, const int *last, int *list, int n) {
@@ -5151,7 +5173,7 @@ static size_t tt__plan_offsets(tt_graph *g, const int *first, const int *last, i
             for (k = 0; k < i; k++) {
                 int u = list[k];
                 size_t uo = (size_t)g->offset[u], us = tt__value_bytes(&g->tape.values[u]);
-                bool time = first[u] <= last[v] && first[v] <= last[u];
+                bool time = first[u] <= last[v] && first[v] <= last[u] && !tt__can_share(g, u, v) && !tt__can_share(g, v, u);
                 if (time && off < uo + us && uo < off + size) { off = uo + us; moved = true; }
             }
         }
@@ -5178,7 +5200,8 @@ static bool tt__plan_is_valid(const tt_graph *g) {
         if (g->offset[v] < 0) continue;
         for (u = 0; u < v; u++) {
             size_t uo, vo;
-            if (g->offset[u] < 0 || g->first[u] > g->last[v] || g->first[v] > g->last[u]) continue;
+            if (g->offset[u] < 0 || g->first[u] > g->last[v] || g->first[v] > g->last[u] ||
+                tt__can_share(g, u, v) || tt__can_share(g, v, u)) continue;
             uo = (size_t)g->offset[u]; vo = (size_t)g->offset[v];
             if (uo < vo + tt__value_bytes(&g->tape.values[v]) && vo < uo + tt__value_bytes(&g->tape.values[u])) return false;
         }
@@ -5225,12 +5248,21 @@ static tt_status tt__graph_plan(tt_graph *g) {
 
 /* ---- executor --------------------------------------------------------------------- */
 
-/* TT_DEBUG_POISON: the buffers whose last reader was node position p become NaN bytes. */
+/* TT_DEBUG_POISON: the buffers whose last reader was node position p become NaN bytes
+   (but for bytes that a value still alive holds: an output written in place). */
 static void tt__poison_dead(tt_graph *g, int p) {
-    int v;
-    for (v = 0; v < g->tape.n_values; v++)
-        if (g->offset[v] >= 0 && g->last[v] == p)
-            memset(g->arena + g->offset[v], 0xFF, tt__value_bytes(&g->tape.values[v]));
+    int v, w;
+    for (v = 0; v < g->tape.n_values; v++) {
+        size_t vo, vs;
+        bool held = false;
+        if (g->offset[v] < 0 || g->last[v] != p) continue;
+        vo = (size_t)g->offset[v];
+        vs = tt__value_bytes(&g->tape.values[v]);
+        for (w = 0; w < g->tape.n_values && !held; w++)
+            held = w != v && g->offset[w] >= 0 && g->first[w] <= p && g->last[w] > p &&
+                   (size_t)g->offset[w] < vo + vs && vo < (size_t)g->offset[w] + tt__value_bytes(&g->tape.values[w]);
+        if (!held) memset(g->arena + vo, 0xFF, vs);
+    }
 }
 
 TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) { if (g) g->debug = flags; }
