@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.1.0 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.2.0 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -24,14 +24,18 @@
      >>arena        the context allocator: blocks, scopes, guard regions
      >>dtype        f16/bf16 conversion, element loads and stores
      >>tensor       tensor headers, creation, random numbers, access
+     >>dispatch     the op table: every op is infer (shapes) + exec (compute into an output)
      >>view         views: reshape, permute, slice, expand, ...
      >>loop         the strided N-d loop that every elementwise kernel runs on
-     >>ewise        unary, binary, comparison, logical, where, cast
+     >>ewise        unary, binary, comparison, logical, where, cast; vectorizable exp/tanh
      >>reduce       sum, mean, max, min, prod, argmax, var, softmax, norms
      >>linalg       matmul (torch.matmul semantics), linear
      >>conv         conv2d/conv1d (im2col + GEMM), pooling, upsampling
      >>shape        concat, stack, split, pad, gather, embedding, tile, ...
      >>attention    scaled dot-product attention
+     >>trace        the tape: ops recorded while a trace runs, tracer warnings
+     >>graph        passes (DCE, CSE, folding, simplification, BN folding, fusion),
+                    memory plan, executor, checker, Graphviz, compile cache
      >>debug        printing
      >>license
 
@@ -53,11 +57,14 @@
      written straight and checked once at the end. Nothing aborts on user error; running
      out of arena memory is an error like any other. tt_clear_error() resets the state.
 
-   LIMITS (v0.1)
+   LIMITS (v0.2)
      All arithmetic computes in f32; f16/bf16 are storage types (tt_cast converts them).
      Arithmetic on i32/bool inputs converts them to f32. Tensors have at most TT_MAX_DIMS dims.
+     Kernels run on one thread (the threaded executor is planned). Tracing needs the heap.
 
    RECENT CHANGES
+     0.2.0  tracing: tape, graphs, passes, fused elementwise chains, memory plan, checker,
+            compile cache; ops dispatched through one table; vectorizable exp/tanh.
      0.1.0  tensors, views, the eager op set, sticky errors, arenas and scopes.
 */
 #ifndef TINYTRACE_H_INCLUDED
@@ -71,9 +78,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  1
+#define TT_VERSION_MINOR  2
 #define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.1.0"
+#define TT_VERSION_STRING "0.2.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */
@@ -452,7 +459,7 @@ TT_API tt_tensor  *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt
        tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL);
        tt_graph_run(g, &x2, 1);  out = tt_graph_output(g, 0);
    Tensors made before the trace and used in it are parameters: the graph reads them at
-   every run, so keep them alive and unchanged (or they are copied by constant folding).
+   every run, so keep them alive (or compile with TT_PASS_FREEZE to copy them in).
    Tensors made during the trace from C values (tt_full, tt_add_scalar's scalar, ...) are
    constants, copied into the graph. Tracing needs the heap (not with TT_NO_MALLOC). */
 typedef struct tt_graph tt_graph;
@@ -472,7 +479,7 @@ typedef enum tt_pass {
     TT_PASS_CONST_FOLD= 1u << 2,    /* ops on constants computed at compile time */
     TT_PASS_SIMPLIFY  = 1u << 3,    /* x+0, x*1, zero pads, identity views, double transposes, same-dtype casts */
     TT_PASS_FOLD_BN   = 1u << 4,    /* batch_norm after conv/linear folded into its weights (needs constants) */
-    TT_PASS_EPILOGUE  = 1u << 5,    /* matmul/linear/conv + the elementwise ops after it: one node */
+    TT_PASS_EPILOGUE  = 1u << 5,    /* with FUSE: matmul/linear/conv + the elementwise ops after it, one node */
     TT_PASS_FUSE      = 1u << 6,    /* elementwise chains become one node that reads and writes once */
     TT_PASS_ALL       = 0xFFFFu,    /* every pass above (not FREEZE) */
     TT_PASS_FREEZE    = 1u << 16    /* copy the parameters into the graph as constants (torch.jit.freeze):
@@ -2230,7 +2237,7 @@ static const float *tt__gather(const float *p, int64_t s, int64_t n, float *buf)
    product), exp(r) by a degree-5 minimax polynomial for (exp(r)-1-r)/r^2 (Cephes
    coefficients), and 2^k applied in two halves so subnormal results round once. */
 TT__INLINE float tt__expf(float x) {
-    float t = x > 88.7228394f ? 88.7228394f : x < -103.972084f ? -103.972084f : x;
+    float t = x > 88.7228394f ? 88.7228394f : x < -103.972084f ? -103.972084f : x == x ? x : 0.0f;  /* NaN: 0 here */
     float kf = (t * 1.44269504089f + 12582912.0f) - 12582912.0f;      /* round to nearest */
     float r = (t - kf * 0.693359375f) - kf * -2.12194440e-4f;
     float p = ((((1.9875691500e-4f * r + 1.3981999507e-3f) * r + 8.3334519073e-3f) * r
@@ -4329,6 +4336,7 @@ struct tt__program;
 struct tt_graph {
     tt__tape       tape;           /* values, nodes, inputs and warnings of the trace */
     int            n_traced_nodes; /* nodes and pool entries of the trace; compilation appends */
+    tt__node      *traced;         /* the nodes as traced: passes rewrite tape.nodes, recompiling restores */
     int            n_traced_pool;
     struct tt__program *progs;     /* fused nodes' micro-op programs */
     int            n_progs, cap_progs;
@@ -4391,6 +4399,7 @@ static void tt__graph_release_plan(tt_graph *g) {
     g->n_progs = 0;
     g->tape.n_nodes = g->n_traced_nodes;               /* drop what an earlier compile appended */
     g->tape.n_pool = g->n_traced_pool;
+    if (g->traced && g->n_traced_nodes > 0) memcpy(g->tape.nodes, g->traced, sizeof(tt__node) * (size_t)g->n_traced_nodes);
     while (g->tape.n_values > g->n_traced_values) tt__heap_free(al, g->tape.values[--g->tape.n_values].data);
     g->cap_remap = 0;
     tt__heap_free(al, g->scratch_mem); g->scratch_mem = NULL;
@@ -4404,6 +4413,7 @@ TT_API void tt_graph_destroy(tt_graph *g) {
     if (!g) return;
     tt__graph_release_plan(g);
     al = g->tape.alloc;
+    tt__heap_free(&al, g->traced);
     tt__heap_free(&al, g->progs);
     tt__heap_free(&al, g->outputs);
     tt__tape_free(&g->tape);
@@ -4456,6 +4466,9 @@ TT_API tt_graph *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outp
     g->n_traced_nodes = tp->n_nodes;
     g->n_traced_pool = tp->n_pool;
     g->n_traced_values = tp->n_values;
+    g->traced = (tt__node *)tt__galloc(g, sizeof(tt__node) * (size_t)(tp->n_nodes + 1));
+    if (!g->traced) { tt__fail(ctx, TT_ERR_OOM, "tt_trace_end: out of memory"); tt_graph_destroy(g); return NULL; }
+    memcpy(g->traced, tp->nodes, sizeof(tt__node) * (size_t)tp->n_nodes);
     for (i = 0; i < tp->n_values; i++)                 /* only parameters are read after the trace */
         if (tp->values[i].kind != TT__V_PARAM) tp->values[i].ref = NULL;
     return g;
@@ -4978,11 +4991,23 @@ static bool tt__same_as(const tt_graph *g, const tt__node *n, int v) {
     return v >= 0 && a->dtype == b->dtype && tt_same_shape(a, b);
 }
 
+/* Is v stored densely (a constant, or the result of an op that is not a view)? Only such a
+   value may replace an op that makes a new tensor: views read after it rely on its layout.
+   (Graph inputs are excluded too: an output must not become the caller's input tensor.) */
+static bool tt__is_dense(const tt_graph *g, int v) {
+    return v >= 0 && (tt__is_const(g, v) ||
+           (g->tape.values[v].kind == TT__V_NODE && !tt__is_view_op(g->tape.nodes[g->tape.values[v].node].op)));
+}
+
 /* The value node n reduces to, or -1: x+0, x-0, x*1, x/1, zero padding, identity views,
    a copy or cast to the same dtype. (x+0 turns -0 into +0 eagerly; the graph keeps -0.) */
 static int tt__simplify_node(tt_graph *g, const tt__node *n) {
     int a = n->n_in > 0 ? tt__node_in(g, n, 0) : -1, b = n->n_in > 1 ? tt__node_in(g, n, 1) : -1, d;
     const tt_tensor *x = a >= 0 ? &g->tape.values[a].meta : NULL;
+    if (n->op != TT__OP_PERMUTE && n->op != TT__OP_RESHAPE && n->op != TT__OP_EXPAND && n->op != TT__OP_SQUEEZE) {
+        int other = (n->op == TT__OP_ADD || n->op == TT__OP_MUL) && tt__is_const(g, a) ? b : a;
+        if (!tt__is_dense(g, other)) return -1;        /* x would be a view or an input: keep the op */
+    }
     switch (n->op) {
     case TT__OP_ADD:
         if (tt__const_all(g, b, 0.0f) && tt__same_as(g, n, a)) return a;
@@ -4997,9 +5022,7 @@ static int tt__simplify_node(tt_graph *g, const tt__node *n) {
     case TT__OP_PAD:
         for (d = 0; d < (int)n->a.i[0]; d++) if (n->a.i[1 + d] != 0) return -1;
         return a;
-    case TT__OP_COPY: case TT__OP_CAST:                /* only a copy of a value already contiguous */
-        if (!tt__is_const(g, a) && !(g->tape.values[a].kind == TT__V_NODE &&
-                                     !tt__is_view_op(g->tape.nodes[g->tape.values[a].node].op))) return -1;
+    case TT__OP_COPY: case TT__OP_CAST:                /* a copy of a dense value (checked above) */
         return tt__same_as(g, n, a) ? a : -1;
     case TT__OP_RESHAPE: case TT__OP_EXPAND: case TT__OP_SQUEEZE:
         return tt__same_as(g, n, a) ? a : -1;
@@ -5376,8 +5399,9 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     for (i = 0; i < nv; i++) g->remap[i] = i;
     for (i = 0; i < g->tape.n_nodes; i++) live[i] = true;
     if (((passes & TT_PASS_FREEZE) && tt__pass_freeze(g) != TT_OK) ||
-        ((passes & TT_PASS_SIMPLIFY) && tt__pass_simplify(g, live) != TT_OK) ||
         ((passes & TT_PASS_CONST_FOLD) && tt__pass_const_fold(g, live) != TT_OK) ||
+        ((passes & TT_PASS_SIMPLIFY) && tt__pass_simplify(g, live) != TT_OK) ||
+        ((passes & TT_PASS_CONST_FOLD) && (passes & TT_PASS_SIMPLIFY) && tt__pass_const_fold(g, live) != TT_OK) ||
         ((passes & TT_PASS_FOLD_BN) && tt__pass_fold_bn(g, live) != TT_OK)) {
         tt__heap_free(&g->tape.alloc, live);
         return g->status;
@@ -5403,16 +5427,16 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
 
 /* Checks input i against what the graph was traced for, then binds it (a non-contiguous
    input is copied into its slot, so every run sees the layout the dry run saw). */
-static tt_status tt__bind_input(tt_graph *g, int i, tt_tensor *t) {
+static tt_status tt__bind_input(tt_graph *g, const char *fn, int i, tt_tensor *t) {
     int v = g->tape.inputs[i];
     const tt__value *val = &g->tape.values[v];
-    if (!t) return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: input %d ('%s') is NULL", i, val->name);
+    if (!t) return tt__gfail(g, TT_ERR_ARG, "%s: input %d ('%s') is NULL", fn, i, val->name);
     if (t->dtype != val->meta.dtype)
-        return tt__gfail(g, TT_ERR_DTYPE, "tt_graph_run: input %d ('%s') has dtype %T; the graph was traced for %T %S",
-                         i, val->name, (int)t->dtype, (int)val->meta.dtype, &val->meta);
+        return tt__gfail(g, TT_ERR_DTYPE, "%s: input %d ('%s') has dtype %T; the graph was traced for %T %S",
+                         fn, i, val->name, (int)t->dtype, (int)val->meta.dtype, &val->meta);
     if (!tt_same_shape(t, &val->meta))
-        return tt__gfail(g, TT_ERR_SHAPE, "tt_graph_run: input %d ('%s') has shape %S; the graph was traced for %S "
-                         "(trace again, or use one graph per shape)", i, val->name, t, &val->meta);
+        return tt__gfail(g, TT_ERR_SHAPE, "%s: input %d ('%s') has shape %S; the graph was traced for %S "
+                         "(trace again, or use one graph per shape)", fn, i, val->name, t, &val->meta);
     if (g->offset[v] < 0) return TT_OK;                /* not used by any live node */
     if (tt_is_contiguous(t)) { g->rt[v] = *t; return TT_OK; }
     tt__rt_planned(g, v);
@@ -5420,19 +5444,24 @@ static tt_status tt__bind_input(tt_graph *g, int i, tt_tensor *t) {
     return TT_OK;
 }
 
-TT_API tt_status tt_graph_bind(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
+/* Checks and binds inputs; fn names the public function for messages. */
+static tt_status tt__graph_bind(tt_graph *g, const char *fn, tt_tensor *const *inputs, int n_inputs) {
     int i;
     if (!g) return TT_ERR_ARG;
     if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->status;
     g->bound = false;
     if (n_inputs != g->tape.n_inputs || (n_inputs > 0 && !inputs))
-        return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: %d inputs given, the graph has %d", n_inputs, g->tape.n_inputs);
+        return tt__gfail(g, TT_ERR_ARG, "%s: %d inputs given, the graph has %d", fn, n_inputs, g->tape.n_inputs);
     for (i = 0; i < n_inputs; i++) {
-        if (tt__bind_input(g, i, inputs[i]) != TT_OK) return g->status;
+        if (tt__bind_input(g, fn, i, inputs[i]) != TT_OK) return g->status;
         g->bound_src[i] = g->offset[g->tape.inputs[i]] >= 0 && g->rt[g->tape.inputs[i]].data != inputs[i]->data ? inputs[i] : NULL;
     }
     g->bound = true;
     return TT_OK;
+}
+
+TT_API tt_status tt_graph_bind(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
+    return tt__graph_bind(g, "tt_graph_bind", inputs, n_inputs);
 }
 
 TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
@@ -5440,7 +5469,7 @@ TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_input
     if (!g) return TT_ERR_ARG;
     if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->status;
     if (inputs || n_inputs || g->tape.n_inputs == 0) {
-        if (tt_graph_bind(g, inputs, n_inputs) != TT_OK) return g->status;
+        if (tt__graph_bind(g, "tt_graph_run", inputs, n_inputs) != TT_OK) return g->status;
     } else if (!g->bound) {
         return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: no inputs given and none bound; the graph has %d "
                          "(pass them, or call tt_graph_bind once)", g->tape.n_inputs);
@@ -5528,7 +5557,7 @@ static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor **ref) {
         if (v->kind == TT__V_INPUT) ref[i] = &g->rt[i];
     }
     for (i = 0; i < g->n_traced_nodes; i++) {
-        const tt__node *n = &g->tape.nodes[i];
+        const tt__node *n = &g->traced[i];             /* as traced: passes may have rewritten tape.nodes */
         const tt__op_info *info = &tt__op_table[n->op];
         tt_tensor hdr, *out;
         tt__call c;
@@ -5559,27 +5588,36 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
                                 tt_check_report *report) {
     tt_ctx_desc d = tt_ctx_desc_default();
     tt_tensor **ref;
+    int *stands_for;
     tt_ctx *ctx;
-    int p, j;
+    int p, j, w;
     if (!g || !report) return TT_ERR_ARG;
     memset(report, 0, sizeof *report);
     report->ok = true;
     report->node = -1;
-    if (tt_graph_bind(g, inputs, n_inputs) != TT_OK) return g->status;
+    if (tt__graph_bind(g, "tt_graph_check", inputs, n_inputs) != TT_OK) return g->status;
     tt__bind_params(g);
     d.allocator = g->tape.alloc;
     ctx = tt_ctx_create(&d);
     ref = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->tape.n_values);
-    if (!ctx || !ref) {
+    stands_for = (int *)tt__galloc(g, sizeof(int) * (size_t)g->tape.n_values);
+    if (!ctx || !ref || !stands_for) {
         tt_ctx_destroy(ctx);
         tt__heap_free(&g->tape.alloc, ref);
+        tt__heap_free(&g->tape.alloc, stands_for);
         return tt__gfail(g, TT_ERR_OOM, "tt_graph_check: out of memory");
     }
+    /* A compiled value stands for the latest traced value mapped onto it (batch-norm folding
+       makes the conv's result stand for the batch norm's). */
+    for (w = 0; w < g->tape.n_values; w++) stands_for[w] = w;
+    for (w = 0; w < g->n_traced_values; w++)
+        if (g->remap[w] < g->tape.n_values && w > stands_for[g->remap[w]]) stands_for[g->remap[w]] = w;
     if (!tt__run_tape(g, ctx, ref)) {
         tt__gfail(g, ctx->status != TT_OK ? ctx->status : TT_ERR_STATE, "tt_graph_check: the eager tape failed: %s",
                   ctx->status != TT_OK ? ctx->msg : "?");
         tt_ctx_destroy(ctx);
         tt__heap_free(&g->tape.alloc, ref);
+        tt__heap_free(&g->tape.alloc, stands_for);
         return g->status;
     }
     for (p = 0; p < g->n_order; p++) {                 /* compiled, node by node, compared as it goes */
@@ -5592,15 +5630,15 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
         }
         no = tt__node_outs(g, n, &outs);
         for (j = 0; j < no; j++) {
-            int v = outs[j];
+            int v = outs[j], t = stands_for[outs[j]];
             double ea, er;
             const tt__node *src;
-            if (v >= g->n_traced_values || !ref[v] || g->tape.values[v].kind != TT__V_NODE) continue;
+            if (t >= g->n_traced_values || !ref[t] || g->tape.values[t].kind != TT__V_NODE) continue;
             report->compared++;
-            if (tt__compare(&g->rt[v], ref[v], atol, rtol, &ea, &er) || !report->ok) continue;
-            src = &g->tape.nodes[g->tape.values[v].node];
+            if (tt__compare(&g->rt[v], ref[t], atol, rtol, &ea, &er) || !report->ok) continue;
+            src = &g->traced[g->tape.values[t].node];
             report->ok = false;
-            report->node = v;
+            report->node = t;
             report->op = tt__op_table[src->op].name;
             report->eager_op = src->name;
             report->max_abs = ea;
@@ -5608,7 +5646,7 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
             {
                 tt__buf b;
                 tt__buf_init(&b, report->message, sizeof report->message);
-                tt__put(&b, "node %"); tt__put_i64(&b, v); tt__put(&b, " ("); tt__put(&b, report->op);
+                tt__put(&b, "node %"); tt__put_i64(&b, t); tt__put(&b, " ("); tt__put(&b, report->op);
                 tt__put(&b, ", recorded by "); tt__put(&b, src->name); tt__put(&b, ") differs from eager: max abs error ");
                 tt__put_f64(&b, ea); tt__put(&b, ", max rel error "); tt__put_f64(&b, er);
             }
@@ -5617,6 +5655,7 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
     g->has_run = g->status == TT_OK;
     tt_ctx_destroy(ctx);
     tt__heap_free(&g->tape.alloc, ref);
+    tt__heap_free(&g->tape.alloc, stands_for);
     return g->status;
 }
 
@@ -5702,8 +5741,8 @@ TT_API tt_graph *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *
     if (!ctx) return NULL;
     if (!fn || n_inputs < 0 || (n_inputs > 0 && !inputs))
         return (tt_graph *)tt__fail(ctx, TT_ERR_ARG, "tt_trace: needs a function and %d inputs", n_inputs);
-    scope = tt_scope_begin(ctx);                       /* the trace's intermediates go at the end */
     if (tt_trace_begin(ctx) != TT_OK) return NULL;
+    scope = tt_scope_begin(ctx);                       /* the trace's intermediates go at the end */
     for (i = 0; i < n_inputs; i++) {
         char name[16];
         tt__buf b;
@@ -5717,7 +5756,9 @@ TT_API tt_graph *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *
         tt_trace_input(inputs[i], name);
     }
     n = ctx->status == TT_OK ? fn(ctx, inputs, n_inputs, outs, 16, user) : -1;
-    if (n < 0 && ctx->status == TT_OK) tt__fail(ctx, TT_ERR_ARG, "tt_trace: the forward function returned %d", n);
+    if ((n < 0 || n > 16) && ctx->status == TT_OK)
+        tt__fail(ctx, TT_ERR_ARG, "tt_trace: the forward function returned %d outputs, expected 0..16", n);
+    if (n > 16) n = -1;
     g = tt_trace_end(ctx, outs, n < 0 ? 0 : n);
     tt_scope_end(ctx, scope);
     return g;

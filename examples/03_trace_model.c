@@ -4,12 +4,14 @@
    The model is a small CNN:  [conv 3x3 -> batch norm -> relu -> max pool 2] x 2
                               -> global average pool -> flatten -> linear -> x*0.5+0.1 -> gelu
    Steps: run it eagerly; trace it (the same code, recorded op by op); print the graph; compile
-   it (dead code, common subexpressions, elementwise fusion, memory plan) and print it again;
-   run the graph on a new input and compare with eager bitwise; then two things that go wrong
-   on purpose: a tracer warning (C reading a traced value) and a wrong input shape. */
+   it (every pass: the linear and the chain after it become one fused node; memory plan) and
+   print it again; run the graph on a new input and compare with eager bitwise; compile again
+   with TT_PASS_FREEZE (batch norm folded into the convs) and check it with tt_graph_check;
+   then two things that go wrong on purpose: a tracer warning and a wrong input shape. */
 #define TINYTRACE_IMPLEMENTATION
 #include "tinytrace.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,7 +82,7 @@ int main(void) {
 
     printf("\n== 4. run the graph on a NEW input, compare with eager\n");
     tt_tensor *x2 = tt_randn(c, 2, 4, in_shape);
-    float got[10], want[10];
+    float got[10] = {0}, want[10] = {0};
     if (tt_graph_run(g, &x2, 1) != TT_OK || tt_copy_to_f32(c, tt_graph_output(g, 0), got, 10) != TT_OK ||
         tt_copy_to_f32(c, forward(c, x2, &w), want, 10) != TT_OK) {
         printf("error: %s %s\n", tt_graph_error(g) ? tt_graph_error(g) : "", tt_error(c) ? tt_error(c) : "");
@@ -92,7 +94,28 @@ int main(void) {
         if (!same) bad = 1;
     }
 
-    printf("\n== 5. a tracer warning: C read a traced value\n");
+    printf("\n== 5. freeze: weights copied in as constants, so batch norm folds into the conv\n");
+    tt_check_report rep;         // folding changes the arithmetic: close to eager, not bitwise
+    char text[4096];
+    if (tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE) != TT_OK ||
+        tt_graph_check(g, &x2, 1, 1e-6, 1e-4, &rep) != TT_OK || tt_graph_run(g, &x2, 1) != TT_OK) {
+        printf("%s\n", tt_graph_error(g));
+        bad = 1;
+    } else {
+        double rel = 0;          // the output for x2 against eager's (want, from step 4)
+        tt_copy_to_f32(c, tt_graph_output(g, 0), got, 10);
+        for (int i = 0; i < 10; i++) rel = fmax(rel, fabs((double)got[i] - want[i]) / fabs((double)want[i]));
+        tt_graph_print(g);                                   // conv2d and relu: one node now
+        tt_graph_str(g, text, sizeof text);
+        st = tt_graph_get_stats(g);
+        printf("nodes: %d traced, %d after the passes\n", st.nodes_traced, st.nodes);
+        printf("tt_graph_check (rtol 1e-4): %s, %d values compared%s%s\n", rep.ok ? "ok" : "DIFFERS",
+               rep.compared, rep.ok ? "" : ": ", rep.message);
+        printf("output vs eager: largest relative difference %.2g\n", rel);
+        if (!rep.ok || rep.compared < 1 || rel > 1e-4 || strstr(text, "batch_norm")) bad = 1;
+    }
+
+    printf("\n== 6. a tracer warning: C read a traced value\n");
     tt_trace_begin(c);
     tt_trace_input(x, "x");
     tt_tensor *z = branchy(c, x);
@@ -102,7 +125,7 @@ int main(void) {
     if (!g2 || tt_graph_num_warnings(g2) != 1) bad = 1;   // the graph keeps the branch it saw
     tt_graph_destroy(g2);
 
-    printf("\n== 6. a guard: the graph runs only on the shapes it was traced for\n");
+    printf("\n== 7. a guard: the graph runs only on the shapes it was traced for\n");
     tt_tensor *wrong = tt_randn(c, 3, 4, bad_shape);
     tt_status s = tt_graph_run(g, &wrong, 1);
     const char *error = tt_graph_error(g);           // NULL when there is none
