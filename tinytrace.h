@@ -1534,7 +1534,6 @@ TT_API tt_status (tt_copy_to_f32)(tt_ctx *ctx, const tt_tensor *t, float *dst, i
  * Op arguments that are not tensors travel in tt__attrs, so a call can be stored.
  * ========================================================================== */
 typedef enum tt__kind {
-    TT__K_SOURCE,      /* no inputs: constants made from C values */
     TT__K_VIEW,        /* output shares the input's storage */
     TT__K_EWISE,       /* elementwise: unary, binary, where, cast, copy */
     TT__K_REDUCE,      /* reductions and normalizations */
@@ -1564,7 +1563,6 @@ typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
 
 /* X(NAME, "name", kind, infer, exec, optional-input bits) */
 #define TT__OPS(X) \
-    X(CONST,           "const",           TT__K_SOURCE, tt__infer_none,      tt__exec_none,      0) \
     X(RESHAPE,         "reshape",         TT__K_VIEW,   tt__infer_reshape,   tt__exec_none,      0) \
     X(PERMUTE,         "permute",         TT__K_VIEW,   tt__infer_permute,   tt__exec_none,      0) \
     X(SLICE,           "slice",           TT__K_VIEW,   tt__infer_slice,     tt__exec_none,      0) \
@@ -1995,21 +1993,19 @@ static tt_tensor *tt__transpose(tt_ctx *ctx, const char *name, tt_tensor *x, int
 }
 
 /* ---- public views (recorded while tracing) ---- */
-TT_API tt_tensor *tt_reshape(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
+static tt_tensor *tt__reshape_op(tt_ctx *ctx, const char *name, tt_tensor *x, int ndim, const int64_t *shape) {
     tt__attrs a;
     if (!ctx || !x) return NULL;
     if (ndim < 0 || ndim > TT_MAX_DIMS || (ndim > 0 && !shape))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_reshape: ndim %d with %s shape", ndim, shape ? "a" : "a NULL");
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: ndim %d with %s shape", name, ndim, shape ? "a" : "a NULL");
     a = tt__attrs_dims(ndim, shape);
-    return tt__op1(ctx, "tt_reshape", TT__OP_RESHAPE, x, &a);
+    return tt__op1(ctx, name, TT__OP_RESHAPE, x, &a);
+}
+TT_API tt_tensor *tt_reshape(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
+    return tt__reshape_op(ctx, "tt_reshape", x, ndim, shape);
 }
 TT_API tt_tensor *tt_view(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
-    tt__attrs a;
-    if (!ctx || !x) return NULL;
-    if (ndim < 0 || ndim > TT_MAX_DIMS || (ndim > 0 && !shape))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_view: ndim %d with %s shape", ndim, shape ? "a" : "a NULL");
-    a = tt__attrs_dims(ndim, shape);
-    return tt__op1(ctx, "tt_view", TT__OP_RESHAPE, x, &a);
+    return tt__reshape_op(ctx, "tt_view", x, ndim, shape);
 }
 TT_API tt_tensor *tt_permute(tt_ctx *ctx, tt_tensor *x, const int *perm) {
     tt__attrs a;
