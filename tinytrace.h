@@ -161,6 +161,12 @@ typedef struct tt_ctx_desc {
     size_t       block_size;   /* heap mode: bytes per arena block (default 1 MiB; bigger tensors get their own) */
     tt_allocator allocator;    /* heap mode: overrides TT_MALLOC/TT_FREE */
     int          debug_guards; /* nonzero: every allocation sits between guard regions (see tt_ctx_check_guards) */
+    int          n_threads;    /* threads for kernels: 0 = the online cores, 1 = the caller only */
+    /* Optional: run task(arg, i, thread) for every i < n_tasks on your own workers (an RTOS,
+       OpenMP) and return when all are done; thread must be < n_threads and unique among
+       tasks running at the same time. NULL: tinytrace's own pthread pool. */
+    void       (*parallel_for)(void (*task)(void *arg, int64_t i, int thread), void *arg, int64_t n_tasks, void *user);
+    void        *parallel_user;
 } tt_ctx_desc;
 
 /* A saved position of the context's allocator; see tt_scope_begin. */
@@ -202,6 +208,9 @@ TT_API void        tt_ctx_destroy(tt_ctx *ctx);
 TT_API const char *tt_error(const tt_ctx *ctx);
 TT_API tt_status   tt_ctx_status(const tt_ctx *ctx);
 TT_API void        tt_clear_error(tt_ctx *ctx);
+/* Threads the context's kernels use (1 with TT_NO_THREADS). Results are bitwise the same
+   for every thread count: work is split into tasks that do not depend on it. */
+TT_API int         tt_ctx_num_threads(const tt_ctx *ctx);
 /* Bytes of arena memory in use (allocations, headers and guards). */
 TT_API size_t      tt_ctx_used(const tt_ctx *ctx);
 /* With debug_guards: check every guard region; false (and a TT_ERR_CORRUPT error naming
@@ -619,6 +628,16 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT_ASSERT(c) assert(c)
 #endif
 
+/* Threads: pthreads unless TT_NO_THREADS (or TT_NO_MALLOC: the pool needs the heap). */
+#if !defined(TT_NO_THREADS) && !defined(TT_NO_MALLOC)
+#include <pthread.h>
+#include <unistd.h>
+#define TT__HAS_THREADS 1
+#else
+#define TT__HAS_THREADS 0
+#endif
+
+
 #ifdef TT_NO_MALLOC
 #  if defined(TT_MALLOC) || defined(TT_FREE)
 #    error "tinytrace: TT_NO_MALLOC and TT_MALLOC/TT_FREE exclude each other"
@@ -832,6 +851,10 @@ struct tt_ctx {
     struct tt__trace *trace;      /* the running trace, or NULL */
     uint32_t     trace_counter;   /* epochs handed out (tensors remember theirs) */
     size_t       live, peak;      /* bytes allocated now / at most since peak was reset */
+    int          n_threads;
+    struct tt__pool *pool;        /* made on the first parallel kernel */
+    void       (*parallel_for)(void (*task)(void *arg, int64_t i, int thread), void *arg, int64_t n_tasks, void *user);
+    void        *parallel_user;
 };
 
 TT_API const char *tt_version(void) { return TT_VERSION_STRING; }
@@ -1010,6 +1033,8 @@ TT_API tt_ctx_desc tt_ctx_desc_default(void) {
     return d;
 }
 
+static int tt__default_threads(void);
+
 TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
     tt_ctx_desc d = desc ? *desc : tt_ctx_desc_default();
     tt_ctx *ctx;
@@ -1039,14 +1064,21 @@ TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
     ctx->allocator = d.allocator;
     ctx->block_size = d.block_size;
     ctx->guards = d.debug_guards != 0;
+    ctx->parallel_for = d.parallel_for;
+    ctx->parallel_user = d.parallel_user;
+    ctx->n_threads = d.n_threads > 0 ? d.n_threads : tt__default_threads();
+    if (!d.parallel_for && !TT__HAS_THREADS) ctx->n_threads = 1;
+    if (ctx->n_threads > 256) ctx->n_threads = 256;
     return ctx;
 }
 
 static void tt__trace_free(tt_ctx *ctx);
+static void tt__pool_destroy(tt_ctx *ctx);
 
 TT_API void tt_ctx_destroy(tt_ctx *ctx) {
     if (!ctx) return;
     tt__trace_free(ctx);
+    tt__pool_destroy(ctx);
     if (ctx->user_memory) return;
 #ifndef TT_NO_MALLOC
     tt__blocks_free(ctx, ctx->first);
@@ -1117,6 +1149,163 @@ TT_API void tt_scope_end(tt_ctx *ctx, tt_scope scope) {
     ctx->live = scope.live;
     ctx->last_guard = (tt__guard *)scope.last_guard;
 }
+
+/* Heap memory for what outlives scopes (traces, graphs, pools): the context's allocator. */
+#ifndef TT_NO_MALLOC
+static void *tt__heap_alloc(const tt_allocator *al, size_t n) {
+    return al->alloc ? al->alloc(n, al->user) : TT_MALLOC(n, al->user);
+}
+static void tt__heap_free(const tt_allocator *al, void *p) {
+    if (!p) return;
+    if (al->free) al->free(p, al->user); else TT_FREE(p, al->user);
+}
+#else
+static void *tt__heap_alloc(const tt_allocator *al, size_t n) { (void)al; (void)n; return NULL; }
+static void tt__heap_free(const tt_allocator *al, void *p) { (void)al; (void)p; }
+#endif
+
+/* ==========================================================================
+ * >>threads   the thread pool and deterministic work splitting
+ *
+ * A kernel splits its work into tasks whose boundaries depend only on the shapes (never
+ * on the thread count), and each task computes its outputs exactly as a single thread
+ * would: so results are bitwise the same for every thread count. tt__parallel_for runs
+ * tasks [0, n): thread t of T takes the t-th contiguous share. The pool is made on first
+ * use and owned by the context: its workers sleep on a condition variable between jobs.
+ * With TT_NO_THREADS (or n_threads 1, or a single task) the caller runs everything.
+ * ========================================================================== */
+
+typedef void (*tt__task_fn)(void *arg, int64_t task, int thread);
+
+/* The tasks of thread t among T: a contiguous share [lo, hi). */
+static void tt__run_share(tt__task_fn fn, void *arg, int64_t n, int t, int T) {
+    int64_t lo = n * t / T, hi = n * (t + 1) / T, i;
+    for (i = lo; i < hi; i++) fn(arg, i, t);
+}
+
+#if TT__HAS_THREADS
+typedef struct tt__worker { struct tt__pool *pool; int index; } tt__worker;
+
+struct tt__pool {
+    int              n_workers;        /* threads besides the caller */
+    pthread_t       *threads;
+    tt__worker      *workers;
+    pthread_mutex_t  mu;
+    pthread_cond_t   wake, done;
+    tt__task_fn      fn;               /* the job */
+    void            *arg;
+    int64_t          n_tasks;
+    uint64_t         generation;       /* bumped for every job */
+    int              pending;          /* workers still busy with it */
+    bool             stop;
+};
+
+static void *tt__worker_main(void *p) {
+    tt__worker *w = (tt__worker *)p;
+    struct tt__pool *pool = w->pool;
+    uint64_t seen = 0;
+    for (;;) {
+        tt__task_fn fn;
+        void *arg;
+        int64_t n;
+        pthread_mutex_lock(&pool->mu);
+        while (pool->generation == seen && !pool->stop) pthread_cond_wait(&pool->wake, &pool->mu);
+        if (pool->stop) { pthread_mutex_unlock(&pool->mu); return NULL; }
+        seen = pool->generation;
+        fn = pool->fn; arg = pool->arg; n = pool->n_tasks;
+        pthread_mutex_unlock(&pool->mu);
+        tt__run_share(fn, arg, n, w->index, pool->n_workers + 1);
+        pthread_mutex_lock(&pool->mu);
+        if (--pool->pending == 0) pthread_cond_signal(&pool->done);
+        pthread_mutex_unlock(&pool->mu);
+    }
+}
+
+static void tt__pool_destroy(tt_ctx *ctx) {
+    struct tt__pool *pool = ctx->pool;
+    int i;
+    if (!pool) return;
+    pthread_mutex_lock(&pool->mu);
+    pool->stop = true;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->mu);
+    for (i = 0; i < pool->n_workers; i++) pthread_join(pool->threads[i], NULL);
+    pthread_mutex_destroy(&pool->mu);
+    pthread_cond_destroy(&pool->wake);
+    pthread_cond_destroy(&pool->done);
+    tt__heap_free(&ctx->allocator, pool->threads);
+    tt__heap_free(&ctx->allocator, pool->workers);
+    tt__heap_free(&ctx->allocator, pool);
+    ctx->pool = NULL;
+}
+
+/* The context's pool, made on first use; NULL if threads cannot be started (then the
+   caller runs everything, which gives the same results). */
+static struct tt__pool *tt__pool_get(tt_ctx *ctx) {
+    struct tt__pool *pool;
+    int i;
+    if (ctx->pool) return ctx->pool;
+    pool = (struct tt__pool *)tt__heap_alloc(&ctx->allocator, sizeof *pool);
+    if (!pool) return NULL;
+    memset(pool, 0, sizeof *pool);
+    pool->threads = (pthread_t *)tt__heap_alloc(&ctx->allocator, sizeof(pthread_t) * (size_t)ctx->n_threads);
+    pool->workers = (tt__worker *)tt__heap_alloc(&ctx->allocator, sizeof(tt__worker) * (size_t)ctx->n_threads);
+    if (!pool->threads || !pool->workers) {
+        tt__heap_free(&ctx->allocator, pool->threads);
+        tt__heap_free(&ctx->allocator, pool->workers);
+        tt__heap_free(&ctx->allocator, pool);
+        return NULL;
+    }
+    pthread_mutex_init(&pool->mu, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    pthread_cond_init(&pool->done, NULL);
+    ctx->pool = pool;
+    for (i = 0; i < ctx->n_threads - 1; i++) {
+        pool->workers[i].pool = pool;
+        pool->workers[i].index = i + 1;
+        if (pthread_create(&pool->threads[i], NULL, tt__worker_main, &pool->workers[i]) != 0) break;
+        pool->n_workers++;
+    }
+    if (pool->n_workers == 0) { tt__pool_destroy(ctx); return NULL; }
+    return pool;
+}
+
+static int tt__default_threads(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+#else
+static void tt__pool_destroy(tt_ctx *ctx) { (void)ctx; }
+static int tt__default_threads(void) { return 1; }
+#endif
+
+/* Runs fn(arg, i, thread) for every i < n_tasks and returns when all are done. */
+static void tt__parallel_for(tt_ctx *ctx, tt__task_fn fn, void *arg, int64_t n_tasks) {
+#if TT__HAS_THREADS
+    struct tt__pool *pool;
+#endif
+    if (n_tasks <= 0) return;
+    if (n_tasks == 1 || ctx->n_threads <= 1) { tt__run_share(fn, arg, n_tasks, 0, 1); return; }
+    if (ctx->parallel_for) { ctx->parallel_for(fn, arg, n_tasks, ctx->parallel_user); return; }
+#if TT__HAS_THREADS
+    pool = tt__pool_get(ctx);
+    if (!pool) { tt__run_share(fn, arg, n_tasks, 0, 1); return; }
+    pthread_mutex_lock(&pool->mu);
+    pool->fn = fn; pool->arg = arg; pool->n_tasks = n_tasks;
+    pool->pending = pool->n_workers;
+    pool->generation++;
+    pthread_cond_broadcast(&pool->wake);
+    pthread_mutex_unlock(&pool->mu);
+    tt__run_share(fn, arg, n_tasks, 0, pool->n_workers + 1);
+    pthread_mutex_lock(&pool->mu);
+    while (pool->pending > 0) pthread_cond_wait(&pool->done, &pool->mu);
+    pthread_mutex_unlock(&pool->mu);
+#else
+    tt__run_share(fn, arg, n_tasks, 0, 1);
+#endif
+}
+
+TT_API int tt_ctx_num_threads(const tt_ctx *ctx) { return ctx ? ctx->n_threads : 0; }
 
 /* ==========================================================================
  * >>dtype   f16/bf16 conversion, element loads and stores
@@ -2088,6 +2277,7 @@ typedef struct tt__loop {
     int64_t stride[TT__MAX_OPS][TT_MAX_DIMS];
     int64_t idx[TT_MAX_DIMS];
     int64_t off[TT__MAX_OPS];     /* element offset of each operand at the current row start */
+    int64_t base[TT__MAX_OPS];    /* ... at the first row */
     int64_t inner[TT__MAX_OPS];   /* stride along a row */
     int64_t rows, n;              /* number of rows, elements per row */
 } tt__loop;
@@ -2120,8 +2310,56 @@ static void tt__loop_init(tt__loop *L, int ndim, const int64_t *shape, int nops,
     L->n = L->shape[m - 1];
     L->rows = total == 0 ? 0 : total / L->n;
     for (k = 0; k < nops; k++) {
-        L->off[k] = offsets[k];
+        L->off[k] = L->base[k] = offsets[k];
         L->inner[k] = L->stride[k][m - 1];
+    }
+}
+
+/* Moves L to the start of row r (rows in row-major order of the outer axes). */
+static void tt__loop_seek(tt__loop *L, int64_t r) {
+    int d, k;
+    for (k = 0; k < L->nops; k++) L->off[k] = L->base[k];
+    for (d = L->ndim - 2; d >= 0; d--) {
+        L->idx[d] = r % L->shape[d];
+        r /= L->shape[d];
+        for (k = 0; k < L->nops; k++) L->off[k] += L->idx[d] * L->stride[k][d];
+    }
+}
+
+/* Tasks of an elementwise loop: about TT__TASK_ELEMS elements each, cut from the shape
+   alone (pieces of one long row, or groups of short rows), never from the thread count. */
+#define TT__TASK_ELEMS 16384
+
+typedef struct tt__split { int64_t rows, n, rows_per_task, blocks_per_row, tasks; } tt__split;
+
+static tt__split tt__split_loop(const tt__loop *L) {
+    tt__split s;
+    s.rows = L->rows;
+    s.n = L->n;
+    if (L->n >= TT__TASK_ELEMS) {
+        s.blocks_per_row = (L->n + TT__TASK_ELEMS - 1) / TT__TASK_ELEMS;
+        s.rows_per_task = 1;
+        s.tasks = L->rows * s.blocks_per_row;
+    } else {
+        s.blocks_per_row = 1;
+        s.rows_per_task = TT__TASK_ELEMS / (L->n > 0 ? L->n : 1);
+        s.tasks = (L->rows + s.rows_per_task - 1) / s.rows_per_task;
+    }
+    return s;
+}
+
+/* Task t: rows [r[0], r[1]) and, in each, elements [e[0], e[1]). */
+static void tt__split_task(const tt__split *s, int64_t t, int64_t *r, int64_t *e) {
+    if (s->blocks_per_row > 1) {
+        r[0] = t / s->blocks_per_row;
+        r[1] = r[0] + 1;
+        e[0] = (t % s->blocks_per_row) * TT__TASK_ELEMS;
+        e[1] = tt__min64(s->n, e[0] + TT__TASK_ELEMS);
+    } else {
+        r[0] = t * s->rows_per_task;
+        r[1] = tt__min64(s->rows, r[0] + s->rows_per_task);
+        e[0] = 0;
+        e[1] = s->n;
     }
 }
 
@@ -2378,25 +2616,52 @@ static bool tt__infer_unary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return true;
 }
 
+/* One task of an elementwise op: its rows of the loop, in chunks of TT__CHUNK. */
+typedef struct tt__ewise_job {
+    tt__loop         L;
+    tt__split        sp;
+    const tt_tensor *a, *b;        /* f32 inputs (b: binary ops only) */
+    tt_tensor       *out;
+    int              op;
+    float            p0, p1;
+} tt__ewise_job;
+
+static void tt__ewise_task(void *arg, int64_t t, int thread) {
+    const tt__ewise_job *j = (const tt__ewise_job *)arg;
+    tt__loop L = j->L;
+    int64_t r[2], e[2], row, k;
+    float abuf[TT__CHUNK], bbuf[TT__CHUNK], ybuf[TT__CHUNK];
+    (void)thread;
+    tt__split_task(&j->sp, t, r, e);
+    tt__loop_seek(&L, r[0]);
+    for (row = r[0]; row < r[1]; row++, tt__loop_next(&L)) {
+        for (k = e[0]; k < e[1]; k += TT__CHUNK) {
+            int64_t n = tt__min64(TT__CHUNK, e[1] - k);
+            const float *as = tt__gather((const float *)j->a->data + L.off[1] + k * L.inner[1], L.inner[1], n, abuf);
+            float *y = tt__chunk_dst(j->out, L.off[0] + k, ybuf);
+            if (j->b) {
+                const float *bs = tt__gather((const float *)j->b->data + L.off[2] + k * L.inner[2], L.inner[2], n, bbuf);
+                tt__binary_chunk(j->op, y, as, bs, n);
+            } else {
+                tt__unary_chunk(j->op, y, as, n, j->p0, j->p1);
+            }
+            tt__store_chunk(j->out, L.off[0] + k, y, n);
+        }
+    }
+}
+
 static bool tt__exec_unary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
-    tt_tensor *xf = tt__as_f32(ctx, c->name, c->in[0]);
-    tt__loop L;
+    tt__ewise_job j;
     const int64_t *strides[2];
-    int64_t offsets[2], r, k;
-    float xbuf[TT__CHUNK], ybuf[TT__CHUNK];
+    int64_t offsets[2];
+    tt_tensor *xf = tt__as_f32(ctx, c->name, c->in[0]);
     if (!xf) return false;
     strides[0] = out->stride; strides[1] = xf->stride;
     offsets[0] = out->offset; offsets[1] = xf->offset;
-    tt__loop_init(&L, out->ndim, out->shape, 2, strides, offsets);
-    for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
-        for (k = 0; k < L.n; k += TT__CHUNK) {
-            int64_t n = tt__min64(TT__CHUNK, L.n - k);
-            const float *xs = tt__gather((const float *)xf->data + L.off[1] + k * L.inner[1], L.inner[1], n, xbuf);
-            float *y = tt__chunk_dst(out, L.off[0] + k, ybuf);
-            tt__unary_chunk(c->op, y, xs, n, c->a.f[0], c->a.f[1]);
-            tt__store_chunk(out, L.off[0] + k, y, n);
-        }
-    }
+    tt__loop_init(&j.L, out->ndim, out->shape, 2, strides, offsets);
+    j.sp = tt__split_loop(&j.L);
+    j.a = xf; j.b = NULL; j.out = out; j.op = c->op; j.p0 = c->a.f[0]; j.p1 = c->a.f[1];
+    tt__parallel_for(ctx, tt__ewise_task, &j, j.sp.tasks);
     return true;
 }
 
@@ -2412,28 +2677,20 @@ static bool tt__infer_binary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 }
 
 static bool tt__exec_binary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
-    int64_t sa[TT_MAX_DIMS], sb[TT_MAX_DIMS], offsets[3], r, k;
+    int64_t sa[TT_MAX_DIMS], sb[TT_MAX_DIMS], offsets[3];
     const int64_t *strides[3];
     tt_tensor *af = tt__as_f32(ctx, c->name, c->in[0]);
     tt_tensor *bf = af ? tt__as_f32(ctx, c->name, c->in[1]) : NULL;
-    tt__loop L;
-    float abuf[TT__CHUNK], bbuf[TT__CHUNK], ybuf[TT__CHUNK];
+    tt__ewise_job j;
     if (!bf) return false;
     tt__broadcast_strides(af, out->ndim, out->shape, sa);
     tt__broadcast_strides(bf, out->ndim, out->shape, sb);
     strides[0] = out->stride; strides[1] = sa; strides[2] = sb;
     offsets[0] = out->offset; offsets[1] = af->offset; offsets[2] = bf->offset;
-    tt__loop_init(&L, out->ndim, out->shape, 3, strides, offsets);
-    for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
-        for (k = 0; k < L.n; k += TT__CHUNK) {
-            int64_t n = tt__min64(TT__CHUNK, L.n - k);
-            const float *as = tt__gather((const float *)af->data + L.off[1] + k * L.inner[1], L.inner[1], n, abuf);
-            const float *bs = tt__gather((const float *)bf->data + L.off[2] + k * L.inner[2], L.inner[2], n, bbuf);
-            float *y = tt__chunk_dst(out, L.off[0] + k, ybuf);
-            tt__binary_chunk(c->op, y, as, bs, n);
-            tt__store_chunk(out, L.off[0] + k, y, n);
-        }
-    }
+    tt__loop_init(&j.L, out->ndim, out->shape, 3, strides, offsets);
+    j.sp = tt__split_loop(&j.L);
+    j.a = af; j.b = bf; j.out = out; j.op = c->op; j.p0 = j.p1 = 0;
+    tt__parallel_for(ctx, tt__ewise_task, &j, j.sp.tasks);
     return true;
 }
 
@@ -2699,16 +2956,42 @@ static bool tt__infer_reduce(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return true;
 }
 
-static bool tt__exec_reduce(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
-    int64_t K = 1, m;
-    tt_tensor *rows = tt__rows_last(ctx, c->name, c->in[0], c->a.i[0], &K);
-    if (!rows) return false;
-    for (m = 0; m < out->numel; m++) {
-        double v;
-        if (K == 0) v = c->op == TT__OP_PROD ? 1.0 : c->op == TT__OP_SUM ? 0.0 : NAN;
-        else v = tt__reduce_row(c->op, (const float *)tt__ptr(rows) + m * K, K, c->a.i[2]);
-        tt__store(out->data, out->dtype, out->offset + m, v);
+/* Row tasks (reductions, softmax, norms): about TT__TASK_ELEMS input elements each. */
+typedef struct tt__rows_job {
+    const float *x;
+    float       *y;                /* softmax output rows (NULL for reductions) */
+    tt_tensor   *out;              /* reduction output */
+    int64_t      M, K, rows_per_task, correction;
+    int          op;
+} tt__rows_job;
+
+static int64_t tt__row_tasks(tt__rows_job *j) {
+    j->rows_per_task = tt__max64(1, TT__TASK_ELEMS / (j->K > 0 ? j->K : 1));
+    return (j->M + j->rows_per_task - 1) / j->rows_per_task;
+}
+
+static void tt__reduce_task(void *arg, int64_t t, int thread) {
+    const tt__rows_job *j = (const tt__rows_job *)arg;
+    int64_t m, m1 = tt__min64(j->M, (t + 1) * j->rows_per_task);
+    (void)thread;
+    for (m = t * j->rows_per_task; m < m1; m++) {
+        double v = j->K == 0 ? (j->op == TT__OP_PROD ? 1.0 : j->op == TT__OP_SUM ? 0.0 : NAN)
+                             : tt__reduce_row(j->op, j->x + m * j->K, j->K, j->correction);
+        tt__store(j->out->data, j->out->dtype, j->out->offset + m, v);
     }
+}
+
+static bool tt__exec_reduce(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt__rows_job j;
+    tt_tensor *rows = tt__rows_last(ctx, c->name, c->in[0], c->a.i[0], &j.K);
+    if (!rows) return false;
+    j.x = (const float *)tt__ptr(rows);
+    j.y = NULL;
+    j.out = out;
+    j.M = out->numel;
+    j.correction = c->a.i[2];
+    j.op = c->op;
+    tt__parallel_for(ctx, tt__reduce_task, &j, tt__row_tasks(&j));
     return true;
 }
 
@@ -2787,11 +3070,19 @@ static bool tt__infer_softmax(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return true;
 }
 
+static void tt__softmax_task(void *arg, int64_t t, int thread) {
+    const tt__rows_job *j = (const tt__rows_job *)arg;
+    int64_t m, m1 = tt__min64(j->M, (t + 1) * j->rows_per_task);
+    (void)thread;
+    for (m = t * j->rows_per_task; m < m1; m++) tt__softmax_row(j->y + m * j->K, j->x + m * j->K, j->K, j->op != 0);
+}
+
 static bool tt__exec_softmax(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_tensor *x = c->in[0], *rows, *res, *out_view;
     bool log_form = c->op == TT__OP_LOG_SOFTMAX;
     int a, last;
-    int64_t K, m;
+    int64_t K;
+    tt__rows_job j;
     if (out->numel == 0) return true;
     if (x->ndim == 0) { ((float *)out->data)[out->offset] = log_form ? 0.0f : 1.0f; return true; }
     a = tt__axis((int)c->a.i[0], x->ndim);
@@ -2801,8 +3092,14 @@ static bool tt__exec_softmax(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     res = (rows && out_view) ? (a == last ? out : tt__new(ctx, c->name, TT_F32, out_view->ndim, out_view->shape)) : NULL;
     if (!res) return false;
     K = x->shape[a];
-    for (m = 0; m < x->numel / K; m++)
-        tt__softmax_row((float *)tt__ptr(res) + m * K, (const float *)tt__ptr(rows) + m * K, K, log_form);
+    j.x = (const float *)tt__ptr(rows);
+    j.y = (float *)tt__ptr(res);
+    j.out = NULL;
+    j.M = x->numel / K;
+    j.K = K;
+    j.correction = 0;
+    j.op = log_form;
+    tt__parallel_for(ctx, tt__softmax_task, &j, tt__row_tasks(&j));
     if (res != out) tt__copy_into(out_view, res);
     return true;
 }
@@ -3061,24 +3358,46 @@ static bool tt__gemm_layout_ok(int64_t sak, int64_t sbk, int64_t sbn) {
     return sbn == 1 || (sak == 1 && sbk == 1);
 }
 
-/* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn]. */
-static void tt__gemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
-                     const float *B, int64_t sbk, int64_t sbn, float *C) {
+/* GEMM tasks are tiles of TT__GEMM_MB rows by TT__GEMM_NB columns of C: every element is
+   still summed over k in the same order, whichever thread computes its tile. */
+#define TT__GEMM_MB 16
+#define TT__GEMM_NB 1024
+
+typedef struct tt__gemm_job {
+    int64_t      M, N, K, sam, sak, sbk, sbn, n_col_tiles;
+    const float *A, *B;
+    float       *C;
+} tt__gemm_job;
+
+static void tt__gemm_task(void *arg, int64_t t, int thread) {
+    const tt__gemm_job *g = (const tt__gemm_job *)arg;
+    int64_t i0 = (t / g->n_col_tiles) * TT__GEMM_MB, i1 = tt__min64(g->M, i0 + TT__GEMM_MB);
+    int64_t j0 = (t % g->n_col_tiles) * TT__GEMM_NB, j1 = tt__min64(g->N, j0 + TT__GEMM_NB);
     int64_t i, j, k, k0;
-    if (sbn == 1) {
-        for (i = 0; i < M * N; i++) C[i] = 0.0f;
-        for (k0 = 0; k0 < K; k0 += TT__GEMM_KC) {
-            int64_t k1 = tt__min64(K, k0 + TT__GEMM_KC);
-            for (i = 0; i < M; i++) {
-                float *c = C + i * N;
-                for (k = k0; k < k1; k++) tt__axpy(c, B + k * sbk, A[i * sam + k * sak], N);
-            }
+    (void)thread;
+    if (g->sbn == 1) {                                 /* rows of B contiguous: C row += a(i,k) * B row */
+        for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) g->C[i * g->N + j] = 0.0f;
+        for (k0 = 0; k0 < g->K; k0 += TT__GEMM_KC) {
+            int64_t k1 = tt__min64(g->K, k0 + TT__GEMM_KC);
+            for (i = i0; i < i1; i++)
+                for (k = k0; k < k1; k++)
+                    tt__axpy(g->C + i * g->N + j0, g->B + k * g->sbk + j0, g->A[i * g->sam + k * g->sak], j1 - j0);
         }
         return;
     }
-    TT_ASSERT(sak == 1 && sbk == 1);
-    for (i = 0; i < M; i++)
-        for (j = 0; j < N; j++) C[i * N + j] = tt__dot(A + i * sam, B + j * sbn, K);
+    for (i = i0; i < i1; i++)                          /* rows of A and columns of B contiguous: dots */
+        for (j = j0; j < j1; j++) g->C[i * g->N + j] = tt__dot(g->A + i * g->sam, g->B + j * g->sbn, g->K);
+}
+
+/* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn]. */
+static void tt__gemm(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                     const float *B, int64_t sbk, int64_t sbn, float *C) {
+    tt__gemm_job g;
+    TT_ASSERT(sbn == 1 || (sak == 1 && sbk == 1));
+    g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn;
+    g.A = A; g.B = B; g.C = C;
+    g.n_col_tiles = (N + TT__GEMM_NB - 1) / TT__GEMM_NB;
+    tt__parallel_for(ctx, tt__gemm_task, &g, ((M + TT__GEMM_MB - 1) / TT__GEMM_MB) * g.n_col_tiles);
 }
 
 /* The 2-D views matmul works on: a 1-D a becomes [1,K], a 1-D b becomes [K,1] (no alloc). */
@@ -3146,7 +3465,7 @@ static bool tt__exec_matmul(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
             oa += i * sa[d];
             ob += i * sb[d];
         }
-        tt__gemm(M, N, K, (const float *)a2.data + oa, a2.stride[an - 2], a2.stride[an - 1],
+        tt__gemm(ctx, M, N, K, (const float *)a2.data + oa, a2.stride[an - 2], a2.stride[an - 1],
                  (const float *)b2.data + ob, b2.stride[bn - 2], b2.stride[bn - 1],
                  (float *)tt__ptr(out) + bi * M * N);
     }
@@ -3198,7 +3517,7 @@ static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (w && !tt__gemm_layout_ok(1, w->stride[1], w->stride[0])) w = tt__copy_as(ctx, c->name, w, TT_F32);
     bd = tt__param_data(ctx, c->name, c->in[2], &failed);
     if (!xc || !w || failed) return false;
-    tt__gemm(M, outf, in, (const float *)tt__ptr(xc), in, 1, (const float *)tt__ptr(w),
+    tt__gemm(ctx, M, outf, in, (const float *)tt__ptr(xc), in, 1, (const float *)tt__ptr(w),
              w->stride[1], w->stride[0], (float *)tt__ptr(out));
     tt__add_bias_rows((float *)tt__ptr(out), bd, M, outf);
     return true;
@@ -3358,7 +3677,7 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
             const float *img = xd + (n * C + g * Cg) * H * W;
             float *y = yd + (n * O + g * Og) * OH * OW;
             if (!direct) tt__im2col(col, img, Cg, H, W, KH, KW, OH, OW, &p);
-            tt__gemm(Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1, y);
+            tt__gemm(ctx, Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1, y);
         }
     }
     if (bd)
@@ -4112,6 +4431,9 @@ typedef struct tt__node {
 
 typedef struct tt__tape {
     tt_allocator alloc;
+    int          n_threads;        /* the tracing context's thread settings, for the graph's runs */
+    void       (*parallel_for)(void (*task)(void *arg, int64_t i, int thread), void *arg, int64_t n_tasks, void *user);
+    void        *parallel_user;
     tt__value   *values;   int n_values, cap_values;
     tt__node    *nodes;    int n_nodes, cap_nodes;
     int         *pool;     int n_pool, cap_pool;
@@ -4125,18 +4447,6 @@ struct tt__trace {
 };
 
 
-#ifndef TT_NO_MALLOC
-static void *tt__heap_alloc(const tt_allocator *al, size_t n) {
-    return al->alloc ? al->alloc(n, al->user) : TT_MALLOC(n, al->user);
-}
-static void tt__heap_free(const tt_allocator *al, void *p) {
-    if (!p) return;
-    if (al->free) al->free(p, al->user); else TT_FREE(p, al->user);
-}
-#else
-static void *tt__heap_alloc(const tt_allocator *al, size_t n) { (void)al; (void)n; return NULL; }
-static void tt__heap_free(const tt_allocator *al, void *p) { (void)al; (void)p; }
-#endif
 
 /* Makes room for `need` elements of size es in *arr (capacity *cap); false when out of memory. */
 static bool tt__grow(const tt_allocator *al, void **arr, int *cap, int need, size_t es) {
@@ -4286,6 +4596,9 @@ TT_API tt_status tt_trace_begin(tt_ctx *ctx) {
     if (!tr) return TT__FAIL_STATUS(ctx, TT_ERR_OOM, "tt_trace_begin: out of memory");
     memset(tr, 0, sizeof *tr);
     tr->tape.alloc = ctx->allocator;
+    tr->tape.n_threads = ctx->n_threads;
+    tr->tape.parallel_for = ctx->parallel_for;
+    tr->tape.parallel_user = ctx->parallel_user;
     tr->epoch = ++ctx->trace_counter;
     if (tr->epoch == 0) tr->epoch = ++ctx->trace_counter;  /* 0 means "never traced" */
     ctx->trace = tr;
@@ -4800,25 +5113,93 @@ static tt_status tt__pass_fuse(tt_graph *g, bool epilogue) {
     return TT_OK;
 }
 
-/* Runs a fused node: the program over every chunk of the output shape. */
+/* One fused node's run: the program over the tasks of the output shape. */
+typedef struct tt__fused_job {
+    tt_graph                 *g;
+    const struct tt__program *pr;
+    const tt_tensor          *in[TT__MAX_OPS];
+    tt__loop                  L;
+    tt__split                 sp;
+    float                    *regs;    /* n_regs * TT__CHUNK floats per thread */
+} tt__fused_job;
+
+/* Runs the micro-op program over one chunk (cnt elements at column c of the current row);
+   R holds where each register's values are (kept across the chunks of a row). */
+static void tt__fused_chunk(const tt__fused_job *j, const tt__loop *L, int64_t c, int64_t cnt, float *regs,
+                            const float **R, bool row_start) {
+    const struct tt__program *pr = j->pr;
+    int64_t base = L->off[0] + c, e;
+    int i;
+    for (i = 0; i < pr->n_uops; i++) {
+        const tt__uop *u = &pr->uops[i];
+        float *d = regs + (size_t)u->dst * TT__CHUNK;
+        switch (u->kind) {
+        case TT__U_LOAD: {
+            const tt_tensor *t = j->in[u->a];
+            int64_t s = L->inner[1 + u->a], at = L->off[1 + u->a] + c * s;
+            if (s == 0 && !row_start) break;           /* broadcast along the row: still loaded */
+            if (t->dtype == TT_F32) R[u->dst] = tt__gather((const float *)t->data + at, s, cnt, d);
+            else { for (e = 0; e < cnt; e++) d[e] = tt__load(t->data, t->dtype, at + e * s); R[u->dst] = d; }
+            break;
+        }
+        case TT__U_UNARY:  tt__unary_chunk(u->op, d, R[u->a], cnt, u->p0, u->p1); R[u->dst] = d; break;
+        case TT__U_BINARY: tt__binary_chunk(u->op, d, R[u->a], R[u->b], cnt); R[u->dst] = d; break;
+        case TT__U_WHERE:
+            for (e = 0; e < cnt; e++) d[e] = R[u->c][e] != 0.0f ? R[u->a][e] : R[u->b][e];
+            R[u->dst] = d;
+            break;
+        case TT__U_CAST:                               /* the value the eager cast would hold */
+            if (u->op == TT_F32) { R[u->dst] = R[u->a]; break; }
+            for (e = 0; e < cnt; e++) {
+                float v = R[u->a][e];
+                d[e] = u->op == TT_BOOL ? (float)(v != 0.0f) : u->op == TT_F16 ? tt_f16_to_f32(tt_f32_to_f16(v))
+                                                             : tt_bf16_to_f32(tt_f32_to_bf16(v));
+            }
+            R[u->dst] = d;
+            break;
+        case TT__U_STORE: {
+            tt_tensor *o = &j->g->rt[pr->outs[u->b]];
+            if (o->dtype == TT_F32) memcpy((float *)o->data + base, R[u->a], (size_t)cnt * sizeof(float));
+            else for (e = 0; e < cnt; e++) tt__store(o->data, o->dtype, base + e, R[u->a][e]);
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
+static void tt__fused_task(void *arg, int64_t t, int thread) {
+    const tt__fused_job *j = (const tt__fused_job *)arg;
+    float *regs = j->regs + (size_t)thread * (size_t)j->pr->n_regs * TT__CHUNK;
+    const float *R[TT__FUSE_MAX_UOPS];
+    tt__loop L = j->L;
+    int64_t r[2], e[2], row, c;
+    tt__split_task(&j->sp, t, r, e);
+    tt__loop_seek(&L, r[0]);
+    for (row = r[0]; row < r[1]; row++, tt__loop_next(&L))
+        for (c = e[0]; c < e[1]; c += TT__CHUNK)
+            tt__fused_chunk(j, &L, c, tt__min64(TT__CHUNK, e[1] - c), regs, R, c == e[0]);
+}
+
+/* Runs a fused node: the epilogue head (if any), then the program over the output. */
 static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     const struct tt__program *pr = &g->progs[n->a.i[0]];
     const tt_tensor *o0 = &g->rt[pr->outs[0]];
-    int64_t bstride[TT__MAX_OPS][TT_MAX_DIMS], offsets[TT__MAX_OPS], r, c;
+    int64_t bstride[TT__MAX_OPS][TT_MAX_DIMS], offsets[TT__MAX_OPS];
     const int64_t *strides[TT__MAX_OPS];
-    const tt_tensor *in[TT__MAX_OPS];
-    const float *R[TT__FUSE_MAX_UOPS];
-    float *regs = (float *)tt__alloc(scratch, "fused", sizeof(float) * TT__CHUNK * (size_t)pr->n_regs);
-    tt__loop L;
-    int k, i;
-    if (!regs) return false;
+    tt__fused_job j;
+    int k;
+    j.g = g;
+    j.pr = pr;
+    j.regs = (float *)tt__alloc(scratch, "fused", sizeof(float) * TT__CHUNK * (size_t)pr->n_regs * (size_t)scratch->n_threads);
+    if (!j.regs) return false;
     strides[0] = o0->stride;                           /* every output: contiguous, offset 0, one shape */
     offsets[0] = 0;
     for (k = 0; k < pr->n_in; k++) {
-        in[k] = pr->head >= 0 && k == pr->head_input ? &g->rt[pr->outs[pr->head_out]] : &g->rt[tt__node_in(g, n, k)];
-        tt__broadcast_strides(in[k], o0->ndim, o0->shape, bstride[k]);
+        j.in[k] = pr->head >= 0 && k == pr->head_input ? &g->rt[pr->outs[pr->head_out]] : &g->rt[tt__node_in(g, n, k)];
+        tt__broadcast_strides(j.in[k], o0->ndim, o0->shape, bstride[k]);
         strides[1 + k] = bstride[k];
-        offsets[1 + k] = in[k]->offset;
+        offsets[1 + k] = j.in[k]->offset;
     }
     if (pr->head >= 0) {                               /* epilogue: the GEMM writes, the program rewrites */
         const tt__node *h = &g->tape.nodes[pr->head];
@@ -4831,49 +5212,9 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
         hc.name = h->name; hc.op = h->op; hc.in = hin; hc.n_in = h->n_in; hc.a = h->a;
         if (!tt__op_table[h->op].exec(scratch, &hc, &g->rt[pr->outs[pr->head_out]])) return false;
     }
-    tt__loop_init(&L, o0->ndim, o0->shape, 1 + pr->n_in, strides, offsets);
-    for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
-        for (c = 0; c < L.n; c += TT__CHUNK) {
-            int64_t cnt = tt__min64(TT__CHUNK, L.n - c), base = L.off[0] + c;
-            for (i = 0; i < pr->n_uops; i++) {
-                const tt__uop *u = &pr->uops[i];
-                float *d = regs + (size_t)u->dst * TT__CHUNK;
-                int64_t e;
-                switch (u->kind) {
-                case TT__U_LOAD: {
-                    const tt_tensor *t = in[u->a];
-                    int64_t s = L.inner[1 + u->a], at = L.off[1 + u->a] + c * s;
-                    if (s == 0 && c > 0) break;        /* broadcast along the row: still loaded */
-                    if (t->dtype == TT_F32) R[u->dst] = tt__gather((const float *)t->data + at, s, cnt, d);
-                    else { for (e = 0; e < cnt; e++) d[e] = tt__load(t->data, t->dtype, at + e * s); R[u->dst] = d; }
-                    break;
-                }
-                case TT__U_UNARY:  tt__unary_chunk(u->op, d, R[u->a], cnt, u->p0, u->p1); R[u->dst] = d; break;
-                case TT__U_BINARY: tt__binary_chunk(u->op, d, R[u->a], R[u->b], cnt); R[u->dst] = d; break;
-                case TT__U_WHERE:
-                    for (e = 0; e < cnt; e++) d[e] = R[u->c][e] != 0.0f ? R[u->a][e] : R[u->b][e];
-                    R[u->dst] = d;
-                    break;
-                case TT__U_CAST:                       /* the value the eager cast would hold */
-                    if (u->op == TT_F32) { R[u->dst] = R[u->a]; break; }
-                    for (e = 0; e < cnt; e++) {
-                        float v = R[u->a][e];
-                        d[e] = u->op == TT_BOOL ? (float)(v != 0.0f) : u->op == TT_F16 ? tt_f16_to_f32(tt_f32_to_f16(v))
-                                                                     : tt_bf16_to_f32(tt_f32_to_bf16(v));
-                    }
-                    R[u->dst] = d;
-                    break;
-                case TT__U_STORE: {
-                    tt_tensor *o = &g->rt[pr->outs[u->b]];
-                    if (o->dtype == TT_F32) memcpy((float *)o->data + base, R[u->a], (size_t)cnt * sizeof(float));
-                    else for (e = 0; e < cnt; e++) tt__store(o->data, o->dtype, base + e, R[u->a][e]);
-                    break;
-                }
-                default: break;
-                }
-            }
-        }
-    }
+    tt__loop_init(&j.L, o0->ndim, o0->shape, 1 + pr->n_in, strides, offsets);
+    j.sp = tt__split_loop(&j.L);
+    tt__parallel_for(scratch, tt__fused_task, &j, j.sp.tasks);
     return true;
 }
 
@@ -5340,11 +5681,13 @@ static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
     return TT_OK;
 }
 
-/* Parameters are read at every run: their headers come from the user's tensors. */
+/* Parameters are read at every run: their headers come from the user's tensors (not
+   after TT_PASS_FREEZE: then the graph has its own copies and the user's may be gone). */
 static void tt__bind_params(tt_graph *g) {
     int v;
-    for (v = 0; v < g->tape.n_values; v++)
-        if (g->tape.values[v].kind == TT__V_PARAM && g->tape.values[v].ref) g->rt[v] = *g->tape.values[v].ref;
+    for (v = 0; v < g->n_traced_values; v++)
+        if (g->tape.values[v].kind == TT__V_PARAM && g->tape.values[v].ref && g->remap[v] == v)
+            g->rt[v] = *g->tape.values[v].ref;
 }
 
 /* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. */
@@ -5355,6 +5698,9 @@ static tt_status tt__graph_size_scratch(tt_graph *g) {
     tt_status st;
     int i;
     d.allocator = g->tape.alloc;
+    d.n_threads = g->tape.n_threads;                   /* the scratch of a run is sized per thread */
+    d.parallel_for = g->tape.parallel_for;
+    d.parallel_user = g->tape.parallel_user;
     probe = tt_ctx_create(&d);
     if (!probe) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
     for (i = 0; i < g->tape.n_inputs; i++) {
@@ -5373,6 +5719,9 @@ static tt_status tt__graph_size_scratch(tt_graph *g) {
     d.mem_buffer = g->scratch_mem;
     g->scratch = g->scratch_mem ? tt_ctx_create(&d) : NULL;
     if (!g->scratch) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for scratch");
+#if TT__HAS_THREADS
+    if (g->scratch->n_threads > 1 && !g->scratch->parallel_for) tt__pool_get(g->scratch);  /* now, not in a run */
+#endif
     return TT_OK;
 }
 
@@ -5548,7 +5897,7 @@ static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor **ref) {
     int i, k;
     for (i = 0; i < g->n_traced_values; i++) {
         tt__value *v = &g->tape.values[i];
-        if (v->kind == TT__V_PARAM) ref[i] = v->ref;
+        if (v->kind == TT__V_PARAM) ref[i] = g->remap[i] != i ? &g->tape.values[g->remap[i]].meta : v->ref;
         if (v->kind == TT__V_CONST) ref[i] = &v->meta;
         if (v->kind == TT__V_INPUT) ref[i] = &g->rt[i];
     }

@@ -1,6 +1,6 @@
 /* bench_chain.c - the fused elementwise chain: compiled graph vs eager vs one plain C loop.
 
-   The formula (10 ops): y = tanh(x*1.5 + 0.5) * sigmoid(x) - x*x, then y*0.25 + x.
+   The formula (9 ops): y = tanh(x*1.5 + 0.5) * sigmoid(x) - x*x, then y*0.25 + x.
    Figures are medians of 9 runs after 2 warm-up runs, measured in this one process, and
    printed as ratios (the machine is shared and noisy: compare only within one run).
    Build: make bench */
@@ -95,14 +95,14 @@ int main(void) {
         tt_scope_end(c, s);
     }
     st = tt_graph_get_stats(g);
-    printf("elementwise chain, 10 ops on %d floats (median of %d runs)\n", CHAIN_N, RUNS);
+    printf("elementwise chain, 9 ops on %d floats (median of %d runs)\n", CHAIN_N, RUNS);
     printf("  graph: %d traced nodes -> %d after compile, %d fused node(s), longest chain %d ops\n",
            st.nodes_traced, st.nodes, st.fused_nodes, st.max_fused_ops);
     printf("  arena %.1f MiB (no reuse: %.1f MiB), scratch %.1f KiB\n", st.arena_bytes / 1048576.0,
            st.unplanned_bytes / 1048576.0, st.scratch_bytes / 1024.0);
     {
         double e = median(te, RUNS), gr = median(tg, RUNS), hc = median(tc, RUNS), hf = median(tf, RUNS);
-        printf("  %-34s %9.2f ms\n", "eager (10 passes over memory)", e);
+        printf("  %-34s %9.2f ms\n", "eager (9 passes over memory)", e);
         printf("  %-34s %9.2f ms   %.2fx faster than eager\n", "compiled graph (one fused node)", gr, e / gr);
         printf("  %-34s %9.2f ms   graph / loop = %.2f\n", "C loop, libm tanhf/expf", hc, gr / hc);
         printf("  %-34s %9.2f ms   graph / loop = %.2f\n", "C loop, tinytrace's exp/tanh", hf, gr / hf);
