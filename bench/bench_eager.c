@@ -156,7 +156,10 @@ int main(void) {
     float *cc = (float *)malloc((size_t)BIG * sizeof(float));
     volatile float keep = 0.0f, vm = 0.99999f, va = 1e-6f;
     int64_t big[1] = {BIG}, m256[2] = {256, 256}, m512[2] = {512, 512};
-    tt_ctx *c = tt_ctx_create(NULL);
+    tt_ctx_desc desc_one = tt_ctx_desc_default();
+    tt_ctx *c;
+    desc_one.n_threads = 1;                            /* compared with the 1-thread C loops and peak */
+    c = tt_ctx_create(&desc_one);
     bench_io io;
     if (!a || !b || !cc || !c) { printf("out of memory\n"); return 1; }
 
