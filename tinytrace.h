@@ -161,10 +161,11 @@ typedef struct tt_ctx_desc {
     size_t       block_size;   /* heap mode: bytes per arena block (default 1 MiB; bigger tensors get their own) */
     tt_allocator allocator;    /* heap mode: overrides TT_MALLOC/TT_FREE */
     int          debug_guards; /* nonzero: every allocation sits between guard regions (see tt_ctx_check_guards) */
-    int          n_threads;    /* threads for kernels: 0 = the online cores, 1 = the caller only */
+    int          n_threads;    /* threads for kernels: 0 = the online cores (at most 256), 1 = the caller only */
     /* Optional: run task(arg, i, thread) for every i < n_tasks on your own workers (an RTOS,
-       OpenMP) and return when all are done; thread must be < n_threads and unique among
-       tasks running at the same time. NULL: tinytrace's own pthread pool. */
+       OpenMP) and return when all are done; thread must be < tt_ctx_num_threads(ctx) and
+       unique among tasks running at the same time. Not called when n_threads is 1 or there
+       is a single task. NULL: tinytrace's own pthread pool. */
     void       (*parallel_for)(void (*task)(void *arg, int64_t i, int thread), void *arg, int64_t n_tasks, void *user);
     void        *parallel_user;
 } tt_ctx_desc;
