@@ -2,8 +2,9 @@
 #
 #   make            build the examples (build/examples/*)
 #   make demo       build and run the example a newcomer should see first
-#   make test       header compile matrix + the suite built 3 ways (gcc C99, clang C11, g++ C++17)
-#                   and once under AddressSanitizer + UBSan; ends with "N passed, N failed"
+#   make test       header compile matrix + the suite built 4 ways (gcc C99, clang C11, g++ C++17,
+#                   gcc -march=native for the SIMD kernels) and once under AddressSanitizer + UBSan;
+#                   ends with "N passed, N failed"
 #   make test-quick the suite once, gcc C99 (TEST_FILES=tests/test_x.c limits it; BUILD=dir)
 #   make bench      small benchmarks (never part of test)
 #   make clean      remove build/
@@ -51,6 +52,9 @@ $(BUILD)/test_c11_clang: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
 	$(CLANG) -std=c11 $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 $(BUILD)/test_cpp17: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
 	$(CXX) -std=c++17 -x c++ $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
+# The same suite with the machine's SIMD (AVX2/AVX-512 micro-kernels where the CPU has them).
+$(BUILD)/test_native: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+	$(GCC) -std=c99 $(WARN) $(OPT) -march=native -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 $(BUILD)/test_asan: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
 	$(CLANG) -std=c11 $(WARN) -O1 -g $(SANITIZE) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 
@@ -69,13 +73,15 @@ compile-matrix:
 	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)$$'; then \
 	   echo "firmware build references malloc, stdio or pthreads"; exit 1; fi
 
-test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_asan examples
+test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_asan examples
 	./$(BUILD)/test_c99 > $(BUILD)/test_c99.log || { cat $(BUILD)/test_c99.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_c99.log
 	./$(BUILD)/test_c11_clang > $(BUILD)/test_c11.log || { cat $(BUILD)/test_c11.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_c11.log
 	./$(BUILD)/test_cpp17 > $(BUILD)/test_cpp17.log || { cat $(BUILD)/test_cpp17.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_cpp17.log
+	./$(BUILD)/test_native > $(BUILD)/test_native.log || { cat $(BUILD)/test_native.log; exit 1; }
+	@tail -n 1 $(BUILD)/test_native.log
 	@for e in $(EXAMPLES); do echo "running $$e"; ./$$e > /dev/null || exit 1; done
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/test_asan
 

@@ -663,6 +663,13 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__RESTRICT
 #endif
 
+/* For code that some builds do not call (the plain-C twin of a SIMD kernel). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TT__MAYBE_UNUSED __attribute__((unused))
+#else
+#define TT__MAYBE_UNUSED
+#endif
+
 /* Small math helpers must be inlined into the vectorized loops that call them. */
 #if defined(__GNUC__) || defined(__clang__)
 #define TT__INLINE static inline __attribute__((always_inline))
@@ -3390,10 +3397,204 @@ static void tt__gemm_task(void *arg, int64_t t, int thread) {
         for (j = j0; j < j1; j++) g->C[i * g->N + j] = tt__dot(g->A + i * g->sam, g->B + j * g->sbn, g->K);
 }
 
-/* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn]. */
+/* ---- packed, cache-blocked SGEMM ----------------------------------------------------
+   For large products: B is packed in KC x NR slivers (a sliver stays in L1), A in MC x KC
+   blocks of MR-row slivers (a block stays in L2), and a register-tiled MR x NR micro-kernel
+   multiplies one A sliver by one B sliver. KC, MC, NC come from the cache sizes the system
+   reports. The micro-kernel has an AVX-512 and an AVX2+FMA version under #ifdef, and a
+   plain C twin (what other builds use; the tests compare them). Every C element is summed
+   over k in the same order whichever thread runs its block: results do not depend on the
+   thread count (they do depend on KC, i.e. on the machine's cache sizes). */
+#if defined(__AVX512F__)
+#include <immintrin.h>
+#define TT__MR 8
+#define TT__NR 32
+#elif defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#define TT__MR 6
+#define TT__NR 16
+#else
+#define TT__MR 6
+#define TT__NR 16
+#endif
+
+/* acc[MR][NR] = A sliver (kc x MR, k-major) times B sliver (kc x NR, k-major): plain C. */
+static TT__MAYBE_UNUSED void tt__ukernel_c(int64_t kc, const float *TT__RESTRICT A, const float *TT__RESTRICT B, float *TT__RESTRICT acc) {
+    int64_t k;
+    int i, j;
+    for (i = 0; i < TT__MR * TT__NR; i++) acc[i] = 0.0f;
+    for (k = 0; k < kc; k++)
+        for (i = 0; i < TT__MR; i++) {
+            float a = A[k * TT__MR + i];
+            for (j = 0; j < TT__NR; j++) acc[i * TT__NR + j] += a * B[k * TT__NR + j];
+        }
+}
+
+#if defined(__AVX512F__)
+/* The same with 16 zmm accumulators: 8 rows x 2 vectors of 16. */
+static void tt__ukernel_simd(int64_t kc, const float *A, const float *B, float *acc) {
+    __m512 c00 = _mm512_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+    __m512 c40 = c00, c41 = c00, c50 = c00, c51 = c00, c60 = c00, c61 = c00, c70 = c00, c71 = c00;
+    int64_t k;
+    for (k = 0; k < kc; k++, A += 8, B += 32) {
+        __m512 b0 = _mm512_loadu_ps(B), b1 = _mm512_loadu_ps(B + 16), a;
+        a = _mm512_set1_ps(A[0]); c00 = _mm512_fmadd_ps(a, b0, c00); c01 = _mm512_fmadd_ps(a, b1, c01);
+        a = _mm512_set1_ps(A[1]); c10 = _mm512_fmadd_ps(a, b0, c10); c11 = _mm512_fmadd_ps(a, b1, c11);
+        a = _mm512_set1_ps(A[2]); c20 = _mm512_fmadd_ps(a, b0, c20); c21 = _mm512_fmadd_ps(a, b1, c21);
+        a = _mm512_set1_ps(A[3]); c30 = _mm512_fmadd_ps(a, b0, c30); c31 = _mm512_fmadd_ps(a, b1, c31);
+        a = _mm512_set1_ps(A[4]); c40 = _mm512_fmadd_ps(a, b0, c40); c41 = _mm512_fmadd_ps(a, b1, c41);
+        a = _mm512_set1_ps(A[5]); c50 = _mm512_fmadd_ps(a, b0, c50); c51 = _mm512_fmadd_ps(a, b1, c51);
+        a = _mm512_set1_ps(A[6]); c60 = _mm512_fmadd_ps(a, b0, c60); c61 = _mm512_fmadd_ps(a, b1, c61);
+        a = _mm512_set1_ps(A[7]); c70 = _mm512_fmadd_ps(a, b0, c70); c71 = _mm512_fmadd_ps(a, b1, c71);
+    }
+    _mm512_storeu_ps(acc +   0, c00); _mm512_storeu_ps(acc +  16, c01);
+    _mm512_storeu_ps(acc +  32, c10); _mm512_storeu_ps(acc +  48, c11);
+    _mm512_storeu_ps(acc +  64, c20); _mm512_storeu_ps(acc +  80, c21);
+    _mm512_storeu_ps(acc +  96, c30); _mm512_storeu_ps(acc + 112, c31);
+    _mm512_storeu_ps(acc + 128, c40); _mm512_storeu_ps(acc + 144, c41);
+    _mm512_storeu_ps(acc + 160, c50); _mm512_storeu_ps(acc + 176, c51);
+    _mm512_storeu_ps(acc + 192, c60); _mm512_storeu_ps(acc + 208, c61);
+    _mm512_storeu_ps(acc + 224, c70); _mm512_storeu_ps(acc + 240, c71);
+}
+#define TT__UKERNEL tt__ukernel_simd
+#elif defined(__AVX2__) && defined(__FMA__)
+/* The same with 12 ymm accumulators: 6 rows x 2 vectors of 8. */
+static void tt__ukernel_simd(int64_t kc, const float *A, const float *B, float *acc) {
+    __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+    __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+    int64_t k;
+    for (k = 0; k < kc; k++, A += 6, B += 16) {
+        __m256 b0 = _mm256_loadu_ps(B), b1 = _mm256_loadu_ps(B + 8), a;
+        a = _mm256_broadcast_ss(A + 0); c00 = _mm256_fmadd_ps(a, b0, c00); c01 = _mm256_fmadd_ps(a, b1, c01);
+        a = _mm256_broadcast_ss(A + 1); c10 = _mm256_fmadd_ps(a, b0, c10); c11 = _mm256_fmadd_ps(a, b1, c11);
+        a = _mm256_broadcast_ss(A + 2); c20 = _mm256_fmadd_ps(a, b0, c20); c21 = _mm256_fmadd_ps(a, b1, c21);
+        a = _mm256_broadcast_ss(A + 3); c30 = _mm256_fmadd_ps(a, b0, c30); c31 = _mm256_fmadd_ps(a, b1, c31);
+        a = _mm256_broadcast_ss(A + 4); c40 = _mm256_fmadd_ps(a, b0, c40); c41 = _mm256_fmadd_ps(a, b1, c41);
+        a = _mm256_broadcast_ss(A + 5); c50 = _mm256_fmadd_ps(a, b0, c50); c51 = _mm256_fmadd_ps(a, b1, c51);
+    }
+    _mm256_storeu_ps(acc +  0, c00); _mm256_storeu_ps(acc +  8, c01);
+    _mm256_storeu_ps(acc + 16, c10); _mm256_storeu_ps(acc + 24, c11);
+    _mm256_storeu_ps(acc + 32, c20); _mm256_storeu_ps(acc + 40, c21);
+    _mm256_storeu_ps(acc + 48, c30); _mm256_storeu_ps(acc + 56, c31);
+    _mm256_storeu_ps(acc + 64, c40); _mm256_storeu_ps(acc + 72, c41);
+    _mm256_storeu_ps(acc + 80, c50); _mm256_storeu_ps(acc + 88, c51);
+}
+#define TT__UKERNEL tt__ukernel_simd
+#endif                                   /* without SIMD, tt__gemm keeps its direct loops (faster there) */
+
+/* Block sizes from the caches (KC: a B sliver in half of L1; MC: an A block in half of L2). */
+typedef struct tt__gemm_blocks { int64_t kc, mc, nc; } tt__gemm_blocks;
+
+static TT__MAYBE_UNUSED tt__gemm_blocks tt__gemm_blocking(void) {
+    tt__gemm_blocks b;
+    long l1 = 32768, l2 = 262144;
+#if TT__HAS_THREADS && defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+    if (sysconf(_SC_LEVEL1_DCACHE_SIZE) > 0) l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+    if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0) l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    b.kc = tt__min64(512, tt__max64(64, (int64_t)(l1 / 2) / (TT__NR * 4))) / 8 * 8;
+    b.mc = tt__min64(384, tt__max64(TT__MR, (int64_t)(l2 / 2) / (b.kc * 4))) / TT__MR * TT__MR;
+    b.nc = 4096 / TT__NR * TT__NR;
+    return b;
+}
+
+/* A(i,k) for rows i0.. (mc of them) and k in p0.. (kc): MR-row slivers, k-major, zeros past M. */
+static TT__MAYBE_UNUSED void tt__pack_a(float *Ap, const float *A, int64_t sam, int64_t sak, int64_t i0, int64_t mc, int64_t M,
+                       int64_t p0, int64_t kc) {
+    int64_t s, k, r;
+    for (s = 0; s < mc; s += TT__MR)
+        for (k = 0; k < kc; k++)
+            for (r = 0; r < TT__MR; r++) {
+                int64_t i = i0 + s + r;
+                *Ap++ = (s + r < mc && i < M) ? A[i * sam + (p0 + k) * sak] : 0.0f;
+            }
+}
+
+/* B(k,j) for k in p0.. (kc) and columns j0.. (nc): NR-column slivers, k-major, zeros past N. */
+static TT__MAYBE_UNUSED void tt__pack_b(float *Bp, const float *B, int64_t sbk, int64_t sbn, int64_t p0, int64_t kc, int64_t j0,
+                       int64_t nc, int64_t N) {
+    int64_t s, k, c;
+    for (s = 0; s < nc; s += TT__NR)
+        for (k = 0; k < kc; k++)
+            for (c = 0; c < TT__NR; c++) {
+                int64_t j = j0 + s + c;
+                *Bp++ = (s + c < nc && j < N) ? B[(p0 + k) * sbk + j * sbn] : 0.0f;
+            }
+}
+
+typedef struct tt__sgemm_job {
+    const float    *A, *Bp;
+    float          *C, *Apacks;        /* Apacks: one MC x KC buffer per thread */
+    int64_t         M, N, sam, sak, i_step, j0, nc, p0, kc, mc_buf;
+    bool            first_k;           /* C = product (first k block) or C += product */
+    void          (*ukernel)(int64_t, const float *, const float *, float *);
+} tt__sgemm_job;
+
+/* One task: rows [t*i_step, ..) of C for the current (k block, column block). */
+static TT__MAYBE_UNUSED void tt__sgemm_task(void *arg, int64_t t, int thread) {
+    const tt__sgemm_job *j = (const tt__sgemm_job *)arg;
+    int64_t i0 = t * j->i_step, mc = tt__min64(j->i_step, j->M - i0), ir, jr, r, c;
+    float *Ap = j->Apacks + (size_t)thread * (size_t)j->mc_buf;
+    float acc[TT__MR * TT__NR];
+    tt__pack_a(Ap, j->A, j->sam, j->sak, i0, mc, j->M, j->p0, j->kc);
+    for (jr = 0; jr < j->nc; jr += TT__NR)
+        for (ir = 0; ir < mc; ir += TT__MR) {
+            int64_t rows = tt__min64(TT__MR, mc - ir), cols = tt__min64(TT__NR, j->nc - jr);
+            j->ukernel(j->kc, Ap + ir * j->kc, j->Bp + jr * j->kc, acc);
+            for (r = 0; r < rows; r++) {
+                float *crow = j->C + (i0 + ir + r) * j->N + j->j0 + jr;
+                if (j->first_k) for (c = 0; c < cols; c++) crow[c] = acc[r * TT__NR + c];
+                else            for (c = 0; c < cols; c++) crow[c] += acc[r * TT__NR + c];
+            }
+        }
+}
+
+/* C[M,N] = A * B with packing; false when scratch memory runs out (the caller falls back). */
+static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                             const float *B, int64_t sbk, int64_t sbn, float *C,
+                             void (*ukernel)(int64_t, const float *, const float *, float *)) {
+    tt__gemm_blocks bl = tt__gemm_blocking();
+    tt__sgemm_job j;
+    tt_status before = ctx->status;
+    tt_scope s = tt_scope_begin(ctx);
+    int64_t jc, pc, nc_max = tt__min64(bl.nc, (N + TT__NR - 1) / TT__NR * TT__NR);
+    float *Bp;
+    j.i_step = tt__min64(bl.mc, tt__max64(TT__MR, ((M + 3) / 4 + TT__MR - 1) / TT__MR * TT__MR));
+    j.mc_buf = j.i_step * bl.kc;
+    Bp = (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(bl.kc * nc_max));
+    j.Apacks = Bp ? (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(j.mc_buf * ctx->n_threads)) : NULL;
+    if (!j.Apacks) {                                   /* no scratch: the caller's simpler loop needs none */
+        tt_scope_end(ctx, s);
+        if (before == TT_OK) tt_clear_error(ctx);
+        return false;
+    }
+    j.A = A; j.C = C; j.M = M; j.N = N; j.sam = sam; j.sak = sak; j.ukernel = ukernel;
+    for (jc = 0; jc < N; jc += nc_max) {
+        j.j0 = jc;
+        j.nc = tt__min64(nc_max, N - jc);
+        for (pc = 0; pc < K || pc == 0; pc += bl.kc) {
+            j.p0 = pc;
+            j.kc = tt__min64(bl.kc, K - pc);
+            j.first_k = pc == 0;
+            tt__pack_b(Bp, B, sbk, sbn, pc, j.kc, jc, j.nc, N);
+            j.Bp = Bp;
+            tt__parallel_for(ctx, tt__sgemm_task, &j, (M + j.i_step - 1) / j.i_step);
+            if (K == 0) break;
+        }
+    }
+    tt_scope_end(ctx, s);
+    return true;
+}
+
+/* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn].
+   Large products take the packed path; small ones (and batch-1 rows) the direct loops. */
 static void tt__gemm(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                      const float *B, int64_t sbk, int64_t sbn, float *C) {
     tt__gemm_job g;
+#ifdef TT__UKERNEL
+    if (M >= TT__MR && N >= TT__NR && K >= 8 && (double)M * (double)N * (double)K >= 262144.0 &&
+        tt__sgemm_packed(ctx, M, N, K, A, sam, sak, B, sbk, sbn, C, TT__UKERNEL)) return;
+#endif
     TT_ASSERT(sbn == 1 || (sak == 1 && sbk == 1));
     g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn;
     g.A = A; g.B = B; g.C = C;

@@ -1,0 +1,152 @@
+/* test_sgemm.c - white-box tests of the packed SGEMM: this file includes the implementation
+   itself (with TT_STATIC, so nothing clashes with tests/tt_impl.c) to call the packed path
+   with each micro-kernel: the plain-C twin always, the SIMD kernel when the build has one
+   (make test also builds the suite with -march=native). References are double loops. */
+#define TT_STATIC
+#define TINYTRACE_IMPLEMENTATION
+#include "../tinytrace.h"
+#include "test_util.h"
+
+/* C = A*B in double, A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn]; bound[i*N+j] = sum |a*b|. */
+static void sg_reference(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                         const float *B, int64_t sbk, int64_t sbn, double *C, double *bound) {
+    int64_t i, j, k;
+    for (i = 0; i < M; i++)
+        for (j = 0; j < N; j++) {
+            double s = 0, b = 0;
+            for (k = 0; k < K; k++) {
+                double t = (double)A[i * sam + k * sak] * (double)B[k * sbk + j * sbn];
+                s += t;
+                b += fabs(t);
+            }
+            C[i * N + j] = s;
+            bound[i * N + j] = b;
+        }
+}
+
+static float *sg_random(int64_t n, unsigned long long seed) {
+    double *d = (double *)malloc(sizeof(double) * (size_t)n);
+    float *f = (float *)malloc(sizeof(float) * (size_t)n);
+    int64_t i;
+    tu_uniform(d, n, seed, -1.0, 1.0);
+    for (i = 0; i < n; i++) f[i] = (float)d[i];
+    free(d);
+    return f;
+}
+
+/* Runs the packed path with kernel uk on one shape (A and B optionally transposed) and
+   checks every element against the double reference within 2e-6 * sum|a*b|. */
+static void sg_check_shape(tt_ctx *c, int64_t M, int64_t N, int64_t K, bool ta, bool tb,
+                           void (*uk)(int64_t, const float *, const float *, float *), float *out) {
+    float *A = sg_random(M * K, (unsigned long long)(M * 7 + K)), *B = sg_random(K * N, (unsigned long long)(N * 3 + K));
+    double *ref = (double *)malloc(sizeof(double) * (size_t)(M * N)), *bound = (double *)malloc(sizeof(double) * (size_t)(M * N));
+    int64_t sam = ta ? 1 : K, sak = ta ? M : 1, sbk = tb ? 1 : N, sbn = tb ? K : 1, e, bad = 0;
+    sg_reference(M, N, K, A, sam, sak, B, sbk, sbn, ref, bound);
+    CHECK(tt__sgemm_packed(c, M, N, K, A, sam, sak, B, sbk, sbn, out, uk));
+    for (e = 0; e < M * N; e++) if (!(fabs(out[e] - ref[e]) <= 2e-6 * bound[e] + 1e-30)) bad++;
+    if (!CHECK_EQ_INT(bad, 0)) printf("    shape %lldx%lldx%lld ta=%d tb=%d\n", (long long)M, (long long)N, (long long)K, ta, tb);
+    free(A); free(B); free(ref); free(bound);
+}
+
+static const int64_t sg_shapes[][3] = {
+    {1, 1, 1}, {7, 33, 5}, {8, 32, 64}, {13, 47, 300}, {64, 64, 64}, {100, 70, 513}, {257, 129, 1000}, {3, 1000, 17}
+};
+
+static void test_sgemm_c_twin(void) {
+    tt_ctx *c = tu_ctx();
+    size_t s;
+    int t;
+    for (s = 0; s < sizeof sg_shapes / sizeof sg_shapes[0]; s++)
+        for (t = 0; t < 4; t++) {
+            float *out = (float *)malloc(sizeof(float) * (size_t)(sg_shapes[s][0] * sg_shapes[s][1]));
+            sg_check_shape(c, sg_shapes[s][0], sg_shapes[s][1], sg_shapes[s][2], (t & 1) != 0, (t & 2) != 0, tt__ukernel_c, out);
+            free(out);
+            CHECK_GUARDS(c);
+        }
+    tt_ctx_destroy(c);
+}
+
+#ifdef TT__UKERNEL
+/* The SIMD kernel against the reference, and against its C twin (FMA rounds once, so
+   the two agree to the same tolerance, not bit for bit). */
+static void test_sgemm_simd_vs_twin(void) {
+    tt_ctx *c = tu_ctx();
+    size_t s;
+    int t;
+    for (s = 0; s < sizeof sg_shapes / sizeof sg_shapes[0]; s++)
+        for (t = 0; t < 4; t++) {
+            int64_t M = sg_shapes[s][0], N = sg_shapes[s][1], K = sg_shapes[s][2], e, bad = 0;
+            float *o1 = (float *)malloc(sizeof(float) * (size_t)(M * N)), *o2 = (float *)malloc(sizeof(float) * (size_t)(M * N));
+            sg_check_shape(c, M, N, K, (t & 1) != 0, (t & 2) != 0, TT__UKERNEL, o1);
+            sg_check_shape(c, M, N, K, (t & 1) != 0, (t & 2) != 0, tt__ukernel_c, o2);
+            for (e = 0; e < M * N; e++) if (!(fabs(o1[e] - o2[e]) <= 1e-5 * (fabs(o2[e]) + (double)K * 1e-3))) bad++;
+            CHECK_EQ_INT(bad, 0);
+            free(o1); free(o2);
+        }
+    tt_ctx_destroy(c);
+}
+#endif
+
+/* Bitwise the same result for 1, 2, 3 and 7 threads (the packed path's tasks are rows). */
+static void test_sgemm_threads_bitwise(void) {
+    int64_t M = 150, N = 90, K = 700;
+    float *A = sg_random(M * K, 11), *B = sg_random(K * N, 12);
+    float *ref = (float *)malloc(sizeof(float) * (size_t)(M * N)), *out = (float *)malloc(sizeof(float) * (size_t)(M * N));
+    int threads[4] = {1, 2, 3, 7}, i;
+    for (i = 0; i < 4; i++) {
+        tt_ctx_desc d = tt_ctx_desc_default();
+        tt_ctx *c;
+        d.n_threads = threads[i];
+        c = tt_ctx_create(&d);
+        CHECK(tt__sgemm_packed(c, M, N, K, A, K, 1, B, N, 1, i == 0 ? ref : out, tt__ukernel_c));
+        if (i > 0) CHECK(memcmp(ref, out, sizeof(float) * (size_t)(M * N)) == 0);
+        tt_ctx_destroy(c);
+    }
+    free(A); free(B); free(ref); free(out);
+}
+
+/* The blocks come from the cache sizes and keep the kernel's alignment needs. */
+static void test_sgemm_blocking(void) {
+    tt__gemm_blocks b = tt__gemm_blocking();
+    CHECK(b.kc >= 64 && b.kc <= 512 && b.kc % 8 == 0);
+    CHECK(b.mc >= TT__MR && b.mc % TT__MR == 0);
+    CHECK(b.nc >= TT__NR && b.nc % TT__NR == 0);
+}
+
+/* The public op on a size that takes the packed path in SIMD builds. */
+static void test_sgemm_through_matmul(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t sa[2] = {96, 200}, sb[2] = {200, 130}, e, bad = 0;
+    double *va = (double *)malloc(sizeof(double) * 96 * 200), *vb = (double *)malloc(sizeof(double) * 200 * 130);
+    tt_tensor *a, *b, *y;
+    float *got;
+    tu_uniform(va, 96 * 200, 5, -1, 1);
+    tu_uniform(vb, 200 * 130, 6, -1, 1);
+    a = tu_tensor(c, 2, sa, va);
+    b = tu_tensor(c, 2, sb, vb);
+    y = tt_matmul(c, a, tt_contiguous(c, tt_transpose(c, tt_transpose(c, b, 0, 1), 0, 1)));
+    CHECK_GUARDS(c);
+    got = tu_values(c, y);
+    if (CHECK(got != NULL)) {
+        for (e = 0; e < 96 * 130; e++) {
+            int64_t i = e / 130, j = e % 130, k;
+            double s = 0, bd = 0;
+            for (k = 0; k < 200; k++) { s += va[i * 200 + k] * vb[k * 130 + j]; bd += fabs(va[i * 200 + k] * vb[k * 130 + j]); }
+            if (!(fabs(got[e] - s) <= 2e-6 * bd)) bad++;
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+    free(got); free(va); free(vb);
+    tt_ctx_destroy(c);
+}
+
+TT_TEST_GROUP(sgemm) = {
+    {"c_twin", test_sgemm_c_twin},
+#ifdef TT__UKERNEL
+    {"simd_vs_twin", test_sgemm_simd_vs_twin},
+#endif
+    {"threads_bitwise", test_sgemm_threads_bitwise},
+    {"blocking", test_sgemm_blocking},
+    {"through_matmul", test_sgemm_through_matmul},
+    {NULL, NULL}
+};
