@@ -62,33 +62,6 @@ static tt_tensor *ps_input(tt_ctx *c, const ps_spec *s, int k, uint64_t seed, in
     return t;
 }
 
-/* got and want: same dtype and shape, bitwise the same values. */
-static int ps_same_bits(tt_ctx *e, const tt_tensor *got, const tt_tensor *want, const char *file, int line) {
-    float *a, *b;
-    int i, ok = 1;
-    if (!got) return tt_test__fail(file, line, "graph output is NULL");
-    if (!want) return tt_test__fail(file, line, "eager reference is NULL");
-    if (!tt_test__eq_int(got->dtype, want->dtype, file, line, "got->dtype", "want->dtype")) return 0;
-    if (!tt_test__eq_int(got->ndim, want->ndim, file, line, "got->ndim", "want->ndim")) return 0;
-    for (i = 0; i < got->ndim; i++)
-        if (!tt_test__eq_int(got->shape[i], want->shape[i], file, line, "got->shape[i]", "want->shape[i]")) return 0;
-    a = tu_values(e, got);
-    b = tu_values(e, want);
-    if (!a || !b) ok = tt_test__fail(file, line, "tu_values failed");
-    else if (got->numel > 0 && memcmp(a, b, sizeof(float) * (size_t)got->numel) != 0) {
-        long long k, first = -1, bad = 0;
-        for (k = 0; k < got->numel; k++)
-            if (memcmp(&a[k], &b[k], sizeof(float)) != 0) { if (first < 0) first = k; bad++; }
-        printf("    %s:%d: %lld of %lld values not bitwise equal; first at [%lld]: got %.9g, want %.9g\n",
-               file, line, bad, (long long)got->numel, first, (double)a[first], (double)b[first]);
-        ok = tt_test__fail(file, line, "bitwise equal");
-    }
-    free(a);
-    free(b);
-    return ok;
-}
-#define PS_SAME_BITS(e, got, want) ps_same_bits((e), (got), (want), __FILE__, __LINE__)
-
 /* The float values v[0..n) equal those of t bitwise. */
 static int ps_same_as_values(tt_ctx *e, const tt_tensor *t, const float *v, long long n, const char *file, int line) {
     float *a;
@@ -177,7 +150,7 @@ static void ps_check_run(tt_graph *g, const ps_spec *s, tt_ctx *e, tt_tensor *co
         return;
     }
     for (k = 0; k < n; k++) {
-        ps_same_bits(e, tt_graph_output(g, k), ref[k], file, line);
+        tu_same_bits(e, tt_graph_output(g, k), ref[k], file, line);
         saved[k] = tu_values(e, tt_graph_output(g, k));
     }
     tt_graph_set_debug(g, (unsigned)TT_DEBUG_POISON);       /* a wrong memory plan shows up as NaN */
@@ -242,22 +215,6 @@ static void ps_release(tt_graph *g, tt_ctx *c) {
     tt_ctx_destroy(c);
 }
 
-/* A parameter (made outside any trace): randn(seed) * scale + shift. */
-static tt_tensor *ps_param(tt_ctx *wc, uint64_t seed, int ndim, const int64_t *shape, float scale, float shift) {
-    tt_tensor *t = tt_randn(wc, seed, ndim, shape);
-    if (scale != 1.0f) t = tt_mul_scalar(wc, t, scale);
-    if (shift != 0.0f) t = tt_add_scalar(wc, t, shift);
-    return t;
-}
-static tt_tensor *ps_param1(tt_ctx *wc, uint64_t seed, int64_t n, float scale, float shift) {
-    return ps_param(wc, seed, 1, &n, scale, shift);
-}
-static tt_tensor *ps_param2(tt_ctx *wc, uint64_t seed, int64_t a, int64_t b, float scale) {
-    int64_t s[2];
-    s[0] = a; s[1] = b;
-    return ps_param(wc, seed, 2, s, scale, 0.0f);
-}
-
 static const unsigned PS_ALL = (unsigned)TT_PASS_ALL;
 #define PS_DCE      ((unsigned)TT_PASS_DCE)
 #define PS_CSE      ((unsigned)TT_PASS_CSE)
@@ -304,7 +261,7 @@ static int ps_cf_param(tt_ctx *c, tt_tensor *const *xs, const void *w, tt_tensor
 
 static void test_const_fold(void) {
     tt_ctx *wc = tu_ctx(), *e = tu_ctx();
-    tt_tensor *p = ps_param2(wc, 3, 3, 7, 0.5f);
+    tt_tensor *p = tu_param2(wc, 3, 3, 7, 0.5f);
     ps_spec s;
     tt_graph *g;
     tt_ctx *c;
@@ -682,20 +639,20 @@ static ps_bn_w ps_bn_make(tt_ctx *wc, int kind, uint64_t seed) {
     p.eps = 1e-3f;
     if (kind == PS_BN_LINEAR || kind == PS_BN_LINEAR_PLAIN || kind == PS_BN_LINEAR_3D) {
         p.cin = 7; p.cout = 4;
-        p.w = ps_param2(wc, seed, 4, 7, 0.4f);
-        p.b = ps_param1(wc, seed + 1, 4, 0.3f, 0.0f);
+        p.w = tu_param2(wc, seed, 4, 7, 0.4f);
+        p.b = tu_param1(wc, seed + 1, 4, 0.3f, 0.0f);
     } else {
         p.cin = 3; p.cout = 5;
         ws[0] = 5; ws[1] = 3; ws[2] = 3; ws[3] = 3;
-        p.w = ps_param(wc, seed, 4, ws, 0.3f, 0.0f);
-        p.b = kind == PS_BN_CONV_NOBIAS ? NULL : ps_param1(wc, seed + 1, 5, 0.3f, 0.0f);
+        p.w = tu_param(wc, seed, 4, ws, 0.3f, 0.0f);
+        p.b = kind == PS_BN_CONV_NOBIAS ? NULL : tu_param1(wc, seed + 1, 5, 0.3f, 0.0f);
     }
     nc = kind == PS_BN_LINEAR_3D ? 3 : p.cout;          /* bn over axis 1 */
-    p.mean = ps_param1(wc, seed + 2, nc, 0.5f, 0.0f);
+    p.mean = tu_param1(wc, seed + 2, nc, 0.5f, 0.0f);
     p.var = tt_add_scalar(wc, tt_rand(wc, seed + 3, 1, &nc), 0.3f);
     if (kind != PS_BN_LINEAR_PLAIN) {
-        p.gamma = ps_param1(wc, seed + 4, nc, 0.5f, 1.0f);
-        p.beta = ps_param1(wc, seed + 5, nc, 0.2f, 0.0f);
+        p.gamma = tu_param1(wc, seed + 4, nc, 0.5f, 1.0f);
+        p.beta = tu_param1(wc, seed + 5, nc, 0.2f, 0.0f);
     }
     return p;
 }
@@ -924,7 +881,7 @@ static void test_freeze_param_change(void) {
         free(u2);
     }
     ps_bn_fn(e, &x, &p, &ref);
-    PS_SAME_BITS(e, tt_graph_output(gu, 0), ref);     /* = eager with the new weights */
+    CHECK_SAME_BITS(e, tt_graph_output(gu, 0), ref);     /* = eager with the new weights */
     /* a frozen graph traced and compiled now sees the new weights */
     {
         tt_graph *g2 = ps_trace(&s, c, 8, xs, __FILE__, __LINE__);
@@ -988,15 +945,15 @@ static void test_epilogue(void) {
     tt_ctx *c;
     int64_t sh[4];
     memset(&p, 0, sizeof p);
-    p.w = ps_param2(wc, 1, 4, 7, 0.4f);
-    p.b = ps_param1(wc, 2, 4, 0.3f, 0.0f);
+    p.w = tu_param2(wc, 1, 4, 7, 0.4f);
+    p.b = tu_param1(wc, 2, 4, 0.3f, 0.0f);
     sh[0] = 5; sh[1] = 3; sh[2] = 3; sh[3] = 3;
-    p.convw = ps_param(wc, 3, 4, sh, 0.3f, 0.0f);
+    p.convw = tu_param(wc, 3, 4, sh, 0.3f, 0.0f);
     sh[0] = 5; sh[1] = 1; sh[2] = 1;
-    p.cbias = ps_param(wc, 4, 3, sh, 0.3f, 0.0f);       /* [C,1,1] broadcast over [N,C,H,W] */
-    p.mw = ps_param2(wc, 5, 7, 3, 0.4f);
+    p.cbias = tu_param(wc, 4, 3, sh, 0.3f, 0.0f);       /* [C,1,1] broadcast over [N,C,H,W] */
+    p.mw = tu_param2(wc, 5, 7, 3, 0.4f);
     sh[0] = 3; sh[1] = 9; sh[2] = 4;
-    p.big = ps_param(wc, 6, 3, sh, 1.0f, 0.0f);
+    p.big = tu_param(wc, 6, 3, sh, 1.0f, 0.0f);
 
     /* linear -> relu */
     p.mode = PS_EP_LINEAR_RELU;
@@ -1238,8 +1195,8 @@ static void test_fuse_chain(void) {
     }
 
     /* more inputs than a fused node takes: split, all fused */
-    for (i = 0; i < 20; i++) pin[i] = i % 3 == 0 ? ps_param1(wc, 200u + (uint64_t)i, row, 1.0f, 0.0f)
-                                                 : ps_param2(wc, 200u + (uint64_t)i, i % 3 == 1 ? 33 : 1, i % 3 == 1 ? 41 : 1, 1.0f);
+    for (i = 0; i < 20; i++) pin[i] = i % 3 == 0 ? tu_param1(wc, 200u + (uint64_t)i, row, 1.0f, 0.0f)
+                                                 : tu_param2(wc, 200u + (uint64_t)i, i % 3 == 1 ? 33 : 1, i % 3 == 1 ? 41 : 1, 1.0f);
     ps_spec_init(&s, ps_chain_inputs, pin);
     ps_spec_input(&s, TT_F32, 2, 33, 41, 0, 0);
     PS_CHECK(&s, 0u, 20, 20);
@@ -1259,7 +1216,7 @@ static void test_fuse_chain(void) {
 
 static void test_fuse_breaks(void) {
     tt_ctx *wc = tu_ctx();
-    tt_tensor *w33 = ps_param2(wc, 7, 33, 33, 0.2f);
+    tt_tensor *w33 = tu_param2(wc, 7, 33, 33, 0.2f);
     ps_store_w sw;
     ps_spec s;
     tt_graph *g;
@@ -1294,7 +1251,7 @@ static void test_fuse_breaks(void) {
     }
 
     /* t read in the chain and by a later matmul: stored by the fused node */
-    sw.w = ps_param2(wc, 8, 9, 9, 0.3f);
+    sw.w = tu_param2(wc, 8, 9, 9, 0.3f);
     sw.mode = 0;
     ps_spec_init(&s, ps_stored, &sw);
     ps_spec_input(&s, TT_F32, 2, 9, 9, 0, 0);
@@ -1346,7 +1303,7 @@ static void test_fuse_shapes_dtypes(void) {
     if (g) { PS_HAS(g, "fused{exp, sin, neg}"); PS_FUSED(g, 1, 3, 3); ps_release(g, c); }
 
     /* f16 input and result, a bf16 row */
-    row16 = tt_cast(wc, ps_param1(wc, 9, n41, 0.5f, 0.0f), TT_BF16);
+    row16 = tt_cast(wc, tu_param1(wc, 9, n41, 0.5f, 0.0f), TT_BF16);
     ps_spec_init(&s, ps_half_chain, row16);
     ps_spec_input(&s, TT_F16, 2, 33, 41, 0, 0);
     PS_CHECK(&s, 0u, 7, 7);
@@ -1355,10 +1312,10 @@ static void test_fuse_shapes_dtypes(void) {
     PS_CHECK(&s, PS_ALL, 7, 1);
 
     /* a row [41], a column [33,1] and a 0-d scalar inside the chain */
-    bw.row = ps_param1(wc, 10, n41, 1.0f, 0.0f);
+    bw.row = tu_param1(wc, 10, n41, 1.0f, 0.0f);
     sh[0] = 33; sh[1] = 1;
-    bw.col = ps_param(wc, 11, 2, sh, 1.0f, 0.0f);
-    bw.sc = ps_param(wc, 12, 0, NULL, 1.0f, 0.0f);
+    bw.col = tu_param(wc, 11, 2, sh, 1.0f, 0.0f);
+    bw.sc = tu_param(wc, 12, 0, NULL, 1.0f, 0.0f);
     ps_spec_init(&s, ps_broadcast_chain, &bw);
     ps_spec_input(&s, TT_F32, 2, 33, 41, 0, 0);
     s.transposed[0] = 1;
@@ -1373,7 +1330,7 @@ static void test_fuse_shapes_dtypes(void) {
 
     /* rows longer than a chunk, with a column broadcast along them */
     sh[0] = 3; sh[1] = 1;
-    col3 = ps_param(wc, 13, 2, sh, 1.0f, 0.0f);
+    col3 = tu_param(wc, 13, 2, sh, 1.0f, 0.0f);
     ps_spec_init(&s, ps_wide_col, col3);
     ps_spec_input(&s, TT_F32, 2, 3, 1100, 0, 0);
     PS_CHECK_KEEP(&s, PS_FUSE, 3, 1, &g, &c);
@@ -1397,7 +1354,7 @@ static int ps_mm_softmax(tt_ctx *c, tt_tensor *const *xs, const void *w, tt_tens
 
 static void test_memory_reuse(void) {
     tt_ctx *wc = tu_ctx();
-    tt_tensor *w = ps_param2(wc, 21, 64, 64, 0.125f);
+    tt_tensor *w = tu_param2(wc, 21, 64, 64, 0.125f);
     ps_spec s;
     tt_graph *g;
     tt_ctx *c;
@@ -1543,8 +1500,8 @@ static void test_recompile(void) {
     tt_tensor *xs[PS_MAX_IO], *xs2[PS_MAX_IO], *x;
     tt_graph *g;
     int k;
-    p.w = ps_param2(wc, 31, 6, 6, 0.4f);
-    p.b = ps_param1(wc, 32, 6, 0.3f, 0.0f);
+    p.w = tu_param2(wc, 31, 6, 6, 0.4f);
+    p.b = tu_param1(wc, 32, 6, 0.3f, 0.0f);
     ps_spec_init(&s, ps_recompile_fn, &p);
     ps_spec_input(&s, TT_F32, 2, 6, 6, 0, 0);
     g = ps_trace(&s, c, 3, xs, __FILE__, __LINE__);

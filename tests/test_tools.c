@@ -22,33 +22,6 @@ static tt_tensor *tl_tensor(tt_ctx *c, int ndim, const int64_t *shape, double *v
     return tu_tensor(c, ndim, shape, vals);
 }
 
-/* got and want have the same dtype and shape and bitwise the same values. */
-static int tl_same_bits(tt_ctx *e, const tt_tensor *got, const tt_tensor *want, const char *file, int line) {
-    float *a, *b;
-    int i, ok = 1;
-    if (!got) return tt_test__fail(file, line, "graph output is NULL");
-    if (!want) return tt_test__fail(file, line, "eager reference is NULL");
-    if (!tt_test__eq_int(got->dtype, want->dtype, file, line, "got->dtype", "want->dtype")) return 0;
-    if (!tt_test__eq_int(got->ndim, want->ndim, file, line, "got->ndim", "want->ndim")) return 0;
-    for (i = 0; i < got->ndim; i++)
-        if (!tt_test__eq_int(got->shape[i], want->shape[i], file, line, "got->shape[i]", "want->shape[i]")) return 0;
-    a = tu_values(e, got);
-    b = tu_values(e, want);
-    if (!a || !b) ok = tt_test__fail(file, line, "tu_values failed");
-    else if (memcmp(a, b, sizeof(float) * (size_t)got->numel) != 0) {
-        long long k, first = -1, bad = 0;
-        for (k = 0; k < got->numel; k++)
-            if (memcmp(&a[k], &b[k], sizeof(float)) != 0) { if (first < 0) first = k; bad++; }
-        printf("    %s:%d: %lld of %lld values not bitwise equal; first at [%lld]: got %.9g, eager %.9g\n",
-               file, line, bad, (long long)got->numel, first, (double)a[first], (double)b[first]);
-        ok = tt_test__fail(file, line, "graph output == eager output (bitwise)");
-    }
-    free(a);
-    free(b);
-    return ok;
-}
-#define CHECK_SAME_BITS(e, got, want) tl_same_bits((e), (got), (want), __FILE__, __LINE__)
-
 /* The whole text of tt_graph_dot / tt_graph_str (malloc'd). */
 static char *tl_dot(const tt_graph *g) {
     size_t need = tt_graph_dot(g, NULL, 0);
@@ -537,8 +510,8 @@ static void tl_compiled_step(tt_compiled *cc, tt_ctx *c, tt_ctx *e, tl_lin *w, i
     tt_test__eq_int(tt_compiled_num_graphs(cc), want_graphs, file, line, "tt_compiled_num_graphs(cc)", "want_graphs");
     tt_test__eq_int(w->calls, want_calls, file, line, "forward calls", "want_calls");
     tl_eager1(e, w, xv, B, ref);
-    tl_same_bits(e, tt_compiled_output(cc, 0), ref[0], file, line);
-    tl_same_bits(e, tt_compiled_output(cc, 1), ref[1], file, line);
+    tu_same_bits(e, tt_compiled_output(cc, 0), ref[0], file, line);
+    tu_same_bits(e, tt_compiled_output(cc, 1), ref[1], file, line);
     tl_fwd1_reference(e, w, xv, B, tt_compiled_output(cc, 0), tt_compiled_output(cc, 1), file, line);
     if (tt_compiled_output(cc, 2) != NULL) tt_test__fail(file, line, "tt_compiled_output(cc, 2) == NULL");
     if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards of c");

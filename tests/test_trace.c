@@ -19,49 +19,6 @@
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-/* A parameter: randn(seed) * scale + shift, made in the weights context (not traced). */
-static tt_tensor *tr_param(tt_ctx *wc, uint64_t seed, int ndim, const int64_t *shape, float scale, float shift) {
-    tt_tensor *t = tt_randn(wc, seed, ndim, shape);
-    if (scale != 1.0f) t = tt_mul_scalar(wc, t, scale);
-    if (shift != 0.0f) t = tt_add_scalar(wc, t, shift);
-    return t;
-}
-static tt_tensor *tr_param1(tt_ctx *wc, uint64_t seed, int64_t n, float scale, float shift) {
-    return tr_param(wc, seed, 1, &n, scale, shift);
-}
-static tt_tensor *tr_param2(tt_ctx *wc, uint64_t seed, int64_t a, int64_t b, float scale) {
-    int64_t s[2];
-    s[0] = a; s[1] = b;
-    return tr_param(wc, seed, 2, s, scale, 0.0f);
-}
-
-/* got and want have the same dtype and shape and bitwise the same values. */
-static int tr_same_bits(tt_ctx *e, const tt_tensor *got, const tt_tensor *want, const char *file, int line) {
-    float *a, *b;
-    int i, ok = 1;
-    if (!got) return tt_test__fail(file, line, "graph output is NULL");
-    if (!want) return tt_test__fail(file, line, "eager reference is NULL");
-    if (!tt_test__eq_int(got->dtype, want->dtype, file, line, "got->dtype", "want->dtype")) return 0;
-    if (!tt_test__eq_int(got->ndim, want->ndim, file, line, "got->ndim", "want->ndim")) return 0;
-    for (i = 0; i < got->ndim; i++)
-        if (!tt_test__eq_int(got->shape[i], want->shape[i], file, line, "got->shape[i]", "want->shape[i]")) return 0;
-    a = tu_values(e, got);
-    b = tu_values(e, want);
-    if (!a || !b) ok = tt_test__fail(file, line, "tu_values failed");
-    else if (memcmp(a, b, sizeof(float) * (size_t)got->numel) != 0) {
-        long long k, first = -1, bad = 0;
-        for (k = 0; k < got->numel; k++)
-            if (memcmp(&a[k], &b[k], sizeof(float)) != 0) { if (first < 0) first = k; bad++; }
-        printf("    %s:%d: %lld of %lld values not bitwise equal; first at [%lld]: got %.9g, eager %.9g\n",
-               file, line, bad, (long long)got->numel, first, (double)a[first], (double)b[first]);
-        ok = tt_test__fail(file, line, "graph output == eager output (bitwise)");
-    }
-    free(a);
-    free(b);
-    return ok;
-}
-#define CHECK_SAME_BITS(e, got, want) tr_same_bits((e), (got), (want), __FILE__, __LINE__)
-
 /* s contains one of the '|'-separated alternatives in alts. */
 static int tr_contains_any(const char *s, const char *alts, const char *file, int line) {
     char one[64];
@@ -200,7 +157,7 @@ static void tr_check_model(const tr_model *m, tt_mode mode, unsigned passes, int
 
     /* tracing computed the eager result too: equal to the same code run untraced */
     ref = m->apply(e, xs, m->w);
-    tr_same_bits(e, traced, ref, file, line);
+    tu_same_bits(e, traced, ref, file, line);
 
     tt_test__eq_int(tt_graph_num_inputs(g), m->n_in, file, line, "tt_graph_num_inputs(g)", "m->n_in");
     tt_test__eq_int(tt_graph_num_outputs(g), 1, file, line, "tt_graph_num_outputs(g)", "1");
@@ -231,7 +188,7 @@ static void tr_check_model(const tr_model *m, tt_mode mode, unsigned passes, int
         ref = m->apply(e, ins, m->w);
         tt_test__eq_int(tt_graph_run(g, ins, m->n_in), TT_OK, file, line, "tt_graph_run(g)", "TT_OK");
         if (tt_graph_error(g)) tt_test__str_contains(tt_graph_error(g), "(no error)", file, line, "tt_graph_error(g)");
-        tr_same_bits(e, tt_graph_output(g, 0), ref, file, line);
+        tu_same_bits(e, tt_graph_output(g, 0), ref, file, line);
     }
 
     if (check_text) {
@@ -263,10 +220,10 @@ typedef struct tr_mlp_w { tt_tensor *w1, *b1, *w2, *b2; int in, hid, out; } tr_m
 static tr_mlp_w tr_mlp_make(tt_ctx *wc, int in, int hid, int out, uint64_t seed) {
     tr_mlp_w w;
     w.in = in; w.hid = hid; w.out = out;
-    w.w1 = tr_param2(wc, seed, hid, in, 1.0f / sqrtf((float)in));
-    w.b1 = tr_param1(wc, seed + 1, hid, 0.1f, 0.0f);
-    w.w2 = tr_param2(wc, seed + 2, out, hid, 1.0f / sqrtf((float)hid));
-    w.b2 = tr_param1(wc, seed + 3, out, 0.1f, 0.0f);
+    w.w1 = tu_param2(wc, seed, hid, in, 1.0f / sqrtf((float)in));
+    w.b1 = tu_param1(wc, seed + 1, hid, 0.1f, 0.0f);
+    w.w2 = tu_param2(wc, seed + 2, out, hid, 1.0f / sqrtf((float)hid));
+    w.b2 = tu_param1(wc, seed + 3, out, 0.1f, 0.0f);
     return w;
 }
 
@@ -353,12 +310,12 @@ static tr_cnn_block_w tr_cnn_block_make(tt_ctx *wc, int cin, int cout, uint64_t 
     tr_cnn_block_w b;
     int64_t ws[4];
     ws[0] = cout; ws[1] = cin; ws[2] = 3; ws[3] = 3;
-    b.w = tr_param(wc, seed, 4, ws, 1.0f / sqrtf((float)(cin * 9)), 0.0f);
-    b.b = tr_param1(wc, seed + 1, cout, 0.1f, 0.0f);
-    b.mean = tr_param1(wc, seed + 2, cout, 0.1f, 0.0f);
+    b.w = tu_param(wc, seed, 4, ws, 1.0f / sqrtf((float)(cin * 9)), 0.0f);
+    b.b = tu_param1(wc, seed + 1, cout, 0.1f, 0.0f);
+    b.mean = tu_param1(wc, seed + 2, cout, 0.1f, 0.0f);
     b.var = tt_add_scalar(wc, tt_rand(wc, seed + 3, 1, &ws[0]), 0.5f);   /* in [0.5, 1.5) */
-    b.gamma = tr_param1(wc, seed + 4, cout, 0.2f, 1.0f);
-    b.beta = tr_param1(wc, seed + 5, cout, 0.1f, 0.0f);
+    b.gamma = tu_param1(wc, seed + 4, cout, 0.2f, 1.0f);
+    b.beta = tu_param1(wc, seed + 5, cout, 0.1f, 0.0f);
     return b;
 }
 
@@ -386,8 +343,8 @@ static void test_model_cnn(void) {
     tr_model m;
     w.b1 = tr_cnn_block_make(wc, 3, 32, 200);
     w.b2 = tr_cnn_block_make(wc, 32, 64, 300);
-    w.fw = tr_param2(wc, 400, 10, 64, 0.125f);
-    w.fb = tr_param1(wc, 401, 10, 0.1f, 0.0f);
+    w.fw = tu_param2(wc, 400, 10, 64, 0.125f);
+    w.fb = tu_param1(wc, 401, 10, 0.1f, 0.0f);
     CHECK_NO_ERROR(wc);
     tr_model_init(&m, tr_cnn_apply, &w, 11);
     tr_model_input(&m, 4, 2, 3, 32, 32);
@@ -408,14 +365,14 @@ typedef struct tr_enc_w {
 static tr_enc_w tr_enc_make(tt_ctx *wc, uint64_t seed) {
     tr_enc_w w;
     float s32 = 1.0f / sqrtf(32.0f), s64 = 0.125f;
-    w.wq = tr_param2(wc, seed + 0, 32, 32, s32);  w.bq = tr_param1(wc, seed + 1, 32, 0.1f, 0.0f);
-    w.wk = tr_param2(wc, seed + 2, 32, 32, s32);  w.bk = tr_param1(wc, seed + 3, 32, 0.1f, 0.0f);
-    w.wv = tr_param2(wc, seed + 4, 32, 32, s32);  w.bv = tr_param1(wc, seed + 5, 32, 0.1f, 0.0f);
-    w.wo = tr_param2(wc, seed + 6, 32, 32, s32);  w.bo = tr_param1(wc, seed + 7, 32, 0.1f, 0.0f);
-    w.ln1w = tr_param1(wc, seed + 8, 32, 0.1f, 1.0f);  w.ln1b = tr_param1(wc, seed + 9, 32, 0.1f, 0.0f);
-    w.w1 = tr_param2(wc, seed + 10, 64, 32, s32);  w.b1 = tr_param1(wc, seed + 11, 64, 0.1f, 0.0f);
-    w.w2 = tr_param2(wc, seed + 12, 32, 64, s64);  w.b2 = tr_param1(wc, seed + 13, 32, 0.1f, 0.0f);
-    w.ln2w = tr_param1(wc, seed + 14, 32, 0.1f, 1.0f);  w.ln2b = tr_param1(wc, seed + 15, 32, 0.1f, 0.0f);
+    w.wq = tu_param2(wc, seed + 0, 32, 32, s32);  w.bq = tu_param1(wc, seed + 1, 32, 0.1f, 0.0f);
+    w.wk = tu_param2(wc, seed + 2, 32, 32, s32);  w.bk = tu_param1(wc, seed + 3, 32, 0.1f, 0.0f);
+    w.wv = tu_param2(wc, seed + 4, 32, 32, s32);  w.bv = tu_param1(wc, seed + 5, 32, 0.1f, 0.0f);
+    w.wo = tu_param2(wc, seed + 6, 32, 32, s32);  w.bo = tu_param1(wc, seed + 7, 32, 0.1f, 0.0f);
+    w.ln1w = tu_param1(wc, seed + 8, 32, 0.1f, 1.0f);  w.ln1b = tu_param1(wc, seed + 9, 32, 0.1f, 0.0f);
+    w.w1 = tu_param2(wc, seed + 10, 64, 32, s32);  w.b1 = tu_param1(wc, seed + 11, 64, 0.1f, 0.0f);
+    w.w2 = tu_param2(wc, seed + 12, 32, 64, s64);  w.b2 = tu_param1(wc, seed + 13, 32, 0.1f, 0.0f);
+    w.ln2w = tu_param1(wc, seed + 14, 32, 0.1f, 1.0f);  w.ln2b = tu_param1(wc, seed + 15, 32, 0.1f, 0.0f);
     return w;
 }
 
@@ -540,11 +497,11 @@ static tt_tensor *tr_moe_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
 static tr_moe_w tr_moe_make(tt_ctx *wc, uint64_t seed) {
     tr_moe_w w;
     int e;
-    w.wg = tr_param2(wc, seed, TR_MOE_E, TR_MOE_D, 1.0f);
-    w.bg = tr_param1(wc, seed + 1, TR_MOE_E, 0.1f, 0.0f);
+    w.wg = tu_param2(wc, seed, TR_MOE_E, TR_MOE_D, 1.0f);
+    w.bg = tu_param1(wc, seed + 1, TR_MOE_E, 0.1f, 0.0f);
     for (e = 0; e < TR_MOE_E; e++) {
-        w.we[e] = tr_param2(wc, seed + 10 + (uint64_t)e, TR_MOE_D, TR_MOE_D, 0.35f);
-        w.be[e] = tr_param1(wc, seed + 20 + (uint64_t)e, TR_MOE_D, 0.1f, 0.0f);
+        w.we[e] = tu_param2(wc, seed + 10 + (uint64_t)e, TR_MOE_D, TR_MOE_D, 0.35f);
+        w.be[e] = tu_param1(wc, seed + 20 + (uint64_t)e, TR_MOE_D, 0.1f, 0.0f);
     }
     return w;
 }

@@ -71,4 +71,48 @@ static inline int tu_check_error(tt_ctx *c, int status, const char *sub, const c
 #define CHECK_GUARDS(c) CHECK(tt_ctx_check_guards(c))
 #define CHECK_NO_ERROR(c) CHECK_STR_CONTAINS(tt_error(c) ? tt_error(c) : "(no error)", "(no error)")
 
+
+/* got and want have the same dtype and shape and bitwise the same values (graph vs eager). */
+static inline int tu_same_bits(tt_ctx *e, const tt_tensor *got, const tt_tensor *want, const char *file, int line) {
+    float *a, *b;
+    int i, ok = 1;
+    if (!got) return tt_test__fail(file, line, "graph output is NULL");
+    if (!want) return tt_test__fail(file, line, "eager reference is NULL");
+    if (!tt_test__eq_int(got->dtype, want->dtype, file, line, "got->dtype", "want->dtype")) return 0;
+    if (!tt_test__eq_int(got->ndim, want->ndim, file, line, "got->ndim", "want->ndim")) return 0;
+    for (i = 0; i < got->ndim; i++)
+        if (!tt_test__eq_int(got->shape[i], want->shape[i], file, line, "got->shape[i]", "want->shape[i]")) return 0;
+    a = tu_values(e, got);
+    b = tu_values(e, want);
+    if (!a || !b) ok = tt_test__fail(file, line, "tu_values failed");
+    else if (got->numel > 0 && memcmp(a, b, sizeof(float) * (size_t)got->numel) != 0) {
+        long long k, first = -1, bad = 0;
+        for (k = 0; k < got->numel; k++)
+            if (memcmp(&a[k], &b[k], sizeof(float)) != 0) { if (first < 0) first = k; bad++; }
+        printf("    %s:%d: %lld of %lld values not bitwise equal; first at [%lld]: got %.9g, want %.9g\n",
+               file, line, bad, (long long)got->numel, first, (double)a[first], (double)b[first]);
+        ok = tt_test__fail(file, line, "bitwise equal");
+    }
+    free(a);
+    free(b);
+    return ok;
+}
+#define CHECK_SAME_BITS(e, got, want) tu_same_bits((e), (got), (want), __FILE__, __LINE__)
+
+/* A parameter made outside any trace (in a weights context): randn(seed) * scale + shift. */
+static inline tt_tensor *tu_param(tt_ctx *wc, uint64_t seed, int ndim, const int64_t *shape, float scale, float shift) {
+    tt_tensor *t = tt_randn(wc, seed, ndim, shape);
+    if (scale != 1.0f) t = tt_mul_scalar(wc, t, scale);
+    if (shift != 0.0f) t = tt_add_scalar(wc, t, shift);
+    return t;
+}
+static inline tt_tensor *tu_param1(tt_ctx *wc, uint64_t seed, int64_t n, float scale, float shift) {
+    return tu_param(wc, seed, 1, &n, scale, shift);
+}
+static inline tt_tensor *tu_param2(tt_ctx *wc, uint64_t seed, int64_t a, int64_t b, float scale) {
+    int64_t s[2];
+    s[0] = a; s[1] = b;
+    return tu_param(wc, seed, 2, s, scale, 0.0f);
+}
+
 #endif /* TT_TEST_UTIL_H */
