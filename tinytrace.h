@@ -3522,6 +3522,16 @@ static TT__MAYBE_UNUSED void tt__pack_b(float *Bp, const float *B, int64_t sbk, 
             }
 }
 
+/* B packing, one NR-column sliver per task. */
+typedef struct tt__packb_job { float *Bp; const float *B; int64_t sbk, sbn, p0, kc, j0, nc, N; } tt__packb_job;
+
+static TT__MAYBE_UNUSED void tt__packb_task(void *arg, int64_t t, int thread) {
+    const tt__packb_job *j = (const tt__packb_job *)arg;
+    int64_t s = t * TT__NR;
+    (void)thread;
+    tt__pack_b(j->Bp + s * j->kc, j->B, j->sbk, j->sbn, j->p0, j->kc, j->j0 + s, tt__min64(TT__NR, j->nc - s), j->N);
+}
+
 typedef struct tt__sgemm_job {
     const float    *A, *Bp;
     float          *C, *Apacks;        /* Apacks: one MC x KC buffer per thread */
@@ -3576,7 +3586,12 @@ static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N,
             j.p0 = pc;
             j.kc = tt__min64(bl.kc, K - pc);
             j.first_k = pc == 0;
-            tt__pack_b(Bp, B, sbk, sbn, pc, j.kc, jc, j.nc, N);
+            {
+                tt__packb_job pb;
+                pb.Bp = Bp; pb.B = B; pb.sbk = sbk; pb.sbn = sbn; pb.p0 = pc; pb.kc = j.kc;
+                pb.j0 = jc; pb.nc = j.nc; pb.N = N;
+                tt__parallel_for(ctx, tt__packb_task, &pb, (j.nc + TT__NR - 1) / TT__NR);
+            }
             j.Bp = Bp;
             tt__parallel_for(ctx, tt__sgemm_task, &j, (M + j.i_step - 1) / j.i_step);
             if (K == 0) break;
