@@ -365,7 +365,7 @@ TT_API tt_tensor  *tt_mean(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axe
 TT_API tt_tensor  *tt_max(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim);
 TT_API tt_tensor  *tt_min(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim);
 TT_API tt_tensor  *tt_prod(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim);
-/* Variance / standard deviation with Bessel-style correction: divide by N - correction. */
+/* Variance / standard deviation with Bessel-style correction: divide by max(0, N - correction). */
 TT_API tt_tensor  *tt_var(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, int correction, bool keepdim);
 TT_API tt_tensor  *tt_std(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, int correction, bool keepdim);
 /* Index (i32) of the largest / smallest value along one axis; the first one on ties. */
@@ -2928,7 +2928,7 @@ static double tt__reduce_row(int op, const float *x, int64_t K, int64_t correcti
         mean = acc / (double)K;
         acc = 0;
         for (i = 0; i < K; i++) acc += ((double)x[i] - mean) * ((double)x[i] - mean);
-        acc /= (double)(K - correction);
+        acc /= (double)(K - correction > 0 ? K - correction : 0);   /* PyTorch: max(0, N - correction) */
         return op == TT__OP_STD ? sqrt(acc) : acc;
     case TT__OP_ARGMAX:                              /* first maximum; NaN counts as the largest */
         for (i = 1; i < K; i++)
@@ -4877,6 +4877,7 @@ struct tt_graph {
     tt_mode        mode;
     int64_t       *offset;         /* per value: arena offset, or -1 */
     int           *first, *last;   /* per value: lifetime in node positions (see tt__plan_lifetimes) */
+    int           *root;           /* per value: the value whose buffer it uses (views: their base) */
     unsigned       debug;          /* TT_DEBUG_* */
     unsigned char *arena;
     size_t         arena_bytes, unplanned_bytes, constant_bytes;
@@ -4915,7 +4916,7 @@ static void tt__graph_release_plan(tt_graph *g) {
     tt__heap_free(al, g->remap);   g->remap = NULL;
     tt__heap_free(al, g->order);   g->order = NULL;
     tt__heap_free(al, g->offset);  g->offset = NULL;
-    tt__heap_free(al, g->first);   g->first = NULL; g->last = NULL;
+    tt__heap_free(al, g->first);   g->first = NULL; g->last = NULL; g->root = NULL;
     tt__heap_free(al, g->arena);   g->arena = NULL;
     tt__heap_free(al, g->rt);      g->rt = NULL;
     tt__heap_free(al, g->argv);    g->argv = NULL;
@@ -5000,10 +5001,16 @@ TT_API tt_graph *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outp
     return g;
 }
 
+/* The value that stands for v after the passes' replacements: one pass may replace a
+   value whose own replacement a later pass removes, so follow the chain to its end. */
+static int tt__rv(const tt_graph *g, int v) {
+    while (v >= 0 && g->remap[v] != v) v = g->remap[v];
+    return v;
+}
+
 /* Input i of node n, after the passes' replacements (-1: an absent optional input). */
 static int tt__node_in(const tt_graph *g, const tt__node *n, int i) {
-    int v = g->tape.pool[n->in_at + i];
-    return v < 0 ? v : g->remap[v];
+    return tt__rv(g, g->tape.pool[n->in_at + i]);
 }
 
 static bool tt__is_view_op(int op) { return tt__op_table[op].kind == TT__K_VIEW; }
@@ -5039,7 +5046,7 @@ static void tt__pass_cse(tt_graph *g, bool *live) {
 /* Dead code: keep only the nodes whose results an output needs. */
 static void tt__pass_dce(tt_graph *g, bool *live, bool *needed) {
     int i, k;
-    for (i = 0; i < g->n_outputs; i++) needed[g->remap[g->outputs[i]]] = true;
+    for (i = 0; i < g->n_outputs; i++) needed[tt__rv(g, g->outputs[i])] = true;
     for (i = g->tape.n_nodes - 1; i >= 0; i--) {
         const tt__node *n = &g->tape.nodes[i];
         if (!live[i] || !needed[n->out]) { live[i] = false; continue; }
@@ -5075,6 +5082,7 @@ struct tt__program {
     int     head;                  /* epilogue fusion: a matmul/linear/conv node run first, or -1 */
     int     head_input;            /* the input index that reads the head's result */
     int     head_out;              /* the output (index into outs) the head writes into */
+    bool    store_reads_input;     /* a store copies a register that points into an input */
     tt__uop uops[TT__FUSE_MAX_UOPS];
     int     outs[TT__FUSE_MAX_MEMBERS];    /* the values stored (outs[0] is the node's out) */
     int     members[TT__FUSE_MAX_MEMBERS]; /* the nodes it replaced */
@@ -5152,7 +5160,7 @@ static void tt__group_add(const tt_graph *g, tt__group *G, int gi, int *gidv, co
 /* Is value v (made in group gi) read after the group, or a graph output? */
 static bool tt__value_escapes(const tt_graph *g, const int *gidv, const int *gid_node_pos, int v, int gi) {
     int q, k;
-    for (k = 0; k < g->n_outputs; k++) if (g->remap[g->outputs[k]] == v) return true;
+    for (k = 0; k < g->n_outputs; k++) if (tt__rv(g, g->outputs[k]) == v) return true;
     for (q = 0; q < g->n_order; q++) {
         const tt__node *m = &g->tape.nodes[g->order[q]];
         if (gid_node_pos[q] == gi) continue;
@@ -5204,6 +5212,16 @@ static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, con
         st->kind = TT__U_STORE; st->a = (int16_t)store_reg[i]; st->b = (int16_t)i;
     }
     pr->n_regs = r;
+    {                                                  /* loads may point into their input; f32 casts alias */
+        bool aliases[TT__FUSE_MAX_UOPS];
+        memset(aliases, 0, sizeof aliases);
+        for (i = 0; i < pr->n_uops; i++) {
+            const tt__uop *u = &pr->uops[i];
+            if (u->kind == TT__U_LOAD) aliases[u->dst] = true;
+            if (u->kind == TT__U_CAST && u->op == TT_F32) aliases[u->dst] = aliases[u->a];
+            if (u->kind == TT__U_STORE && aliases[u->a]) pr->store_reads_input = true;
+        }
+    }
 }
 
 /* Epilogue fusion: the matmul/linear/conv node whose f32 result only group G reads (and
@@ -5226,7 +5244,7 @@ static int tt__epilogue_head(const tt_graph *g, const tt__group *G, int gi, cons
             for (j = 0; j < m->n_in; j++)
                 if (tt__node_in(g, m, j) == v) uses = gid_pos[q] == gi ? uses + 1 : -1;
         }
-        for (j = 0; j < g->n_outputs; j++) if (g->remap[g->outputs[j]] == v) uses = -1;
+        for (j = 0; j < g->n_outputs; j++) if (tt__rv(g, g->outputs[j]) == v) uses = -1;
         if (uses > 0) return g->order[h];
     }
     return -1;
@@ -5621,7 +5639,7 @@ static int tt__uses(const tt_graph *g, const bool *live, int v) {
         if (!live[i]) continue;
         for (k = 0; k < n->n_in; k++) if (tt__node_in(g, n, k) == v) count++;
     }
-    for (k = 0; k < g->n_outputs; k++) if (g->remap[g->outputs[k]] == v) count++;
+    for (k = 0; k < g->n_outputs; k++) if (tt__rv(g, g->outputs[k]) == v) count++;
     return count;
 }
 
@@ -5710,7 +5728,7 @@ static void tt__plan_lifetimes(tt_graph *g, int *root, int *first, int *last) {
             }
         }
     }
-    for (k = 0; k < g->n_outputs; k++) last[root[g->remap[g->outputs[k]]]] = g->n_order;
+    for (k = 0; k < g->n_outputs; k++) last[root[tt__rv(g, g->outputs[k])]] = g->n_order;
 }
 
 /* In-place reuse: may v (written at position first[v]) take the bytes of u, whose last
@@ -5724,8 +5742,12 @@ static bool tt__can_share(const tt_graph *g, int u, int v) {
     n = &g->tape.nodes[g->order[g->first[v]]];
     if (n->op != TT__OP_FUSED) return false;
     pr = &g->progs[n->a.i[0]];
-    if (pr->head >= 0 || tt__value_bytes(&g->tape.values[u]) != tt__value_bytes(&g->tape.values[v]) ||
+    if (pr->head >= 0 || pr->store_reads_input || tt__value_bytes(&g->tape.values[u]) != tt__value_bytes(&g->tape.values[v]) ||
         !tt_same_shape(&g->tape.values[u].meta, &g->tape.values[v].meta)) return false;
+    for (k = 0; k < pr->n_in; k++) {                   /* u read through a view: elements out of step */
+        int w = tt__node_in(g, n, k);
+        if (w != u && w >= 0 && g->root[w] == u) return false;
+    }
     for (k = 0; k < pr->n_in; k++) if (tt__node_in(g, n, k) == u) return true;
     return false;
 }
@@ -5798,6 +5820,7 @@ static tt_status tt__graph_plan(tt_graph *g) {
     }
     g->first = first;
     g->last = last;
+    g->root = root;
     tt__plan_lifetimes(g, root, first, last);
     g->unplanned_bytes = 0;
     g->constant_bytes = 0;
@@ -6000,7 +6023,11 @@ static tt_status tt__bind_input(tt_graph *g, const char *fn, int i, tt_tensor *t
         return tt__gfail(g, TT_ERR_SHAPE, "%s: input %d ('%s') has shape %S; the graph was traced for %S "
                          "(trace again, or use one graph per shape)", fn, i, val->name, t, &val->meta);
     if (g->offset[v] < 0) return TT_OK;                /* not used by any live node */
-    if (tt_is_contiguous(t)) { g->rt[v] = *t; return TT_OK; }
+    if (tt_is_contiguous(t)) {                         /* standard strides: the layout the dry run saw */
+        g->rt[v] = *t;
+        tt__set_contiguous_strides(&g->rt[v]);
+        return TT_OK;
+    }
     tt__rt_planned(g, v);
     tt__copy_into(&g->rt[v], t);
     return TT_OK;
@@ -6046,7 +6073,7 @@ TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_input
 
 TT_API tt_tensor *tt_graph_output(tt_graph *g, int i) {
     if (!g || i < 0 || i >= g->n_outputs || !g->compiled || !g->has_run) return NULL;
-    return &g->rt[g->remap[g->outputs[i]]];
+    return &g->rt[tt__rv(g, g->outputs[i])];
 }
 
 TT_API int tt_graph_num_inputs(const tt_graph *g) { return g ? g->tape.n_inputs : 0; }
@@ -6114,7 +6141,7 @@ static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor **ref) {
     int i, k;
     for (i = 0; i < g->n_traced_values; i++) {
         tt__value *v = &g->tape.values[i];
-        if (v->kind == TT__V_PARAM) ref[i] = g->remap[i] != i ? &g->tape.values[g->remap[i]].meta : v->ref;
+        if (v->kind == TT__V_PARAM) ref[i] = tt__rv(g, i) != i ? &g->tape.values[tt__rv(g, i)].meta : v->ref;
         if (v->kind == TT__V_CONST) ref[i] = &v->meta;
         if (v->kind == TT__V_INPUT) ref[i] = &g->rt[i];
     }
@@ -6173,7 +6200,7 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
        makes the conv's result stand for the batch norm's). */
     for (w = 0; w < g->tape.n_values; w++) stands_for[w] = w;
     for (w = 0; w < g->n_traced_values; w++)
-        if (g->remap[w] < g->tape.n_values && w > stands_for[g->remap[w]]) stands_for[g->remap[w]] = w;
+        if (tt__rv(g, w) < g->tape.n_values && w > stands_for[tt__rv(g, w)]) stands_for[tt__rv(g, w)] = w;
     if (!tt__run_tape(g, ctx, ref)) {
         tt__gfail(g, ctx->status != TT_OK ? ctx->status : TT_ERR_STATE, "tt_graph_check: the eager tape failed: %s",
                   ctx->status != TT_OK ? ctx->msg : "?");
@@ -6287,7 +6314,7 @@ TT_API size_t tt_graph_dot(const tt_graph *g, char *buf, size_t size) {
         }
     }
     for (i = 0; i < g->n_outputs; i++) {
-        tt__put(&b, "  v"); tt__put_i64(&b, g->remap[g->outputs[i]]); tt__put(&b, " [peripheries=2];\n");
+        tt__put(&b, "  v"); tt__put_i64(&b, tt__rv(g, g->outputs[i])); tt__put(&b, " [peripheries=2];\n");
     }
     tt__put(&b, "}\n");
     tt__heap_free(&g->tape.alloc, shown);
@@ -6319,7 +6346,7 @@ TT_API tt_graph *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *
     }
     n = ctx->status == TT_OK ? fn(ctx, inputs, n_inputs, outs, 16, user) : -1;
     if ((n < 0 || n > 16) && ctx->status == TT_OK)
-        tt__fail(ctx, TT_ERR_ARG, "tt_trace: the forward function returned %d outputs, expected 0..16", n);
+        tt__fail(ctx, TT_ERR_ARG, "tt_trace: the forward function returned %d outputs, expected 1..16", n);
     if (n > 16) n = -1;
     g = tt_trace_end(ctx, outs, n < 0 ? 0 : n);
     tt_scope_end(ctx, scope);
@@ -6486,7 +6513,7 @@ TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
     tt__put(&b, "  return (");
     for (i = 0; i < g->n_outputs; i++) {
         if (i) tt__put(&b, ", ");
-        tt__put_value(&b, g->compiled ? g->remap[g->outputs[i]] : g->outputs[i]);
+        tt__put_value(&b, g->compiled ? tt__rv(g, g->outputs[i]) : g->outputs[i]);
     }
     tt__put(&b, ")\n}\n");
     return b.total + 1;
