@@ -4142,6 +4142,10 @@ TT_API int tt_split(tt_ctx *ctx, tt_tensor *x, int64_t split_size, int axis, tt_
     if (split_size < 1) { tt__fail(ctx, TT_ERR_ARG, "tt_split: split_size is %D, expected >= 1", split_size); return -1; }
     if (max_out > 0 && !out) { tt__fail(ctx, TT_ERR_ARG, "tt_split: out is NULL but max_out is %d", max_out); return -1; }
     size = x->shape[a];
+    if (size > 0 && (size - 1) / split_size + 1 > INT32_MAX) {
+        tt__fail(ctx, TT_ERR_ARG, "tt_split: %D pieces of %D do not fit an int", (size - 1) / split_size + 1, split_size);
+        return -1;
+    }
     count = size == 0 ? 1 : (int)((size - 1) / split_size + 1);
     for (i = 0; i < count && i < max_out; i++) {      /* each piece is a recorded slice */
         int64_t start = (int64_t)i * split_size;
@@ -5596,9 +5600,10 @@ static int tt__simplify_node(tt_graph *g, const tt__node *n) {
         return a;
     case TT__OP_COPY: case TT__OP_CAST:                /* a copy of a dense value (checked above) */
         return tt__same_as(g, n, a) ? a : -1;
-    case TT__OP_RESHAPE: case TT__OP_EXPAND: case TT__OP_SQUEEZE:
-        return tt__same_as(g, n, a) ? a : -1;
+    case TT__OP_RESHAPE: case TT__OP_EXPAND: case TT__OP_SQUEEZE:  /* (not of an input: see tt__is_dense) */
+        return tt__same_as(g, n, a) && g->tape.values[a].kind != TT__V_INPUT ? a : -1;
     case TT__OP_PERMUTE:
+        if (g->tape.values[a].kind == TT__V_INPUT) return -1;
         for (d = 0; d < x->ndim; d++) if (tt__axis((int)n->a.i[d], x->ndim) != d) return -1;
         return a;
     default:
