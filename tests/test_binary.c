@@ -14,42 +14,8 @@
 #include <float.h>
 #include "test_util.h"
 
-/* ---------------------------------------------------------------------------
-   Reference small floats (f16: 5 exponent / 10 mantissa bits; bf16: 8 / 7).
-   Pure double arithmetic: rint() rounds halves to even in the default mode.
-   --------------------------------------------------------------------------- */
-static double bi_decode(unsigned bits, int ebits, int mbits) {
-    unsigned emax = (1u << ebits) - 1u;
-    int bias = (1 << (ebits - 1)) - 1;
-    unsigned sign = (bits >> (ebits + mbits)) & 1u;
-    unsigned e = (bits >> mbits) & emax;
-    unsigned m = bits & ((1u << mbits) - 1u);
-    double v;
-    if (e == emax) v = m ? (double)NAN : (double)INFINITY;
-    else if (e == 0) v = ldexp((double)m, 1 - bias - mbits);
-    else v = ldexp((double)(m + (1u << mbits)), (int)e - bias - mbits);
-    return sign ? -v : v;
-}
+/* f16/bf16 references: tu_small_decode / tu_small_encode in test_util.h. */
 
-static unsigned bi_encode(double v, int ebits, int mbits) {
-    unsigned sign = signbit(v) ? (1u << (ebits + mbits)) : 0u;
-    unsigned emax = (1u << ebits) - 1u;
-    int bias = (1 << (ebits - 1)) - 1;
-    double a = fabs(v), r;
-    int e;
-    if (isnan(v)) return sign | (emax << mbits) | (1u << (mbits - 1));
-    if (isinf(v)) return sign | (emax << mbits);
-    if (a < ldexp(1.0, 1 - bias)) {                 /* subnormal (may round up to the smallest normal) */
-        r = rint(ldexp(a, mbits - (1 - bias)));
-        return sign | (unsigned)r;
-    }
-    (void)frexp(a, &e);
-    e -= 1;                                          /* 2^e <= a < 2^(e+1) */
-    r = rint(ldexp(a, mbits - e));
-    if (r >= ldexp(1.0, mbits + 1)) { r = ldexp(1.0, mbits); e++; }
-    if (e > bias) return sign | (emax << mbits);
-    return sign | ((unsigned)(e + bias) << mbits) | ((unsigned)r - (1u << mbits));
-}
 
 static int bi_is_nan_bits(unsigned bits, int ebits, int mbits) {
     unsigned emax = (1u << ebits) - 1u;
@@ -85,12 +51,12 @@ static tt_tensor *bi_make(tt_ctx *c, tt_dtype dt, int ndim, const int64_t *shape
         switch (dt) {
         case TT_F32: { float f = (float)v; ((float *)buf)[i] = f; vals[i] = (double)f; } break;
         case TT_F16: {
-            unsigned h = bi_encode((double)(float)v, 5, 10);
-            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = bi_decode(h, 5, 10);
+            unsigned h = tu_small_encode((double)(float)v, 5, 10);
+            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = tu_small_decode(h, 5, 10);
         } break;
         case TT_BF16: {
-            unsigned h = bi_encode((double)(float)v, 8, 7);
-            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = bi_decode(h, 8, 7);
+            unsigned h = tu_small_encode((double)(float)v, 8, 7);
+            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = tu_small_decode(h, 8, 7);
         } break;
         case TT_I32: { int32_t k = (int32_t)floor(v + 0.5); ((int32_t *)buf)[i] = k; vals[i] = (double)k; } break;
         default: { uint8_t b = (uint8_t)(v != 0.0); ((uint8_t *)buf)[i] = b; vals[i] = (double)b; } break;
@@ -822,8 +788,8 @@ static void bi_check_where(tt_ctx *c, const bi_operand *C, const bi_operand *A, 
                 switch (want_dt) {
                 case TT_F32: g = (double)((const float *)tt_data(r))[i]; w = (double)(float)w; break;
                 case TT_I32: g = (double)((const int32_t *)tt_data(r))[i]; break;
-                case TT_F16: g = bi_decode(((const uint16_t *)tt_data(r))[i], 5, 10); break;
-                case TT_BF16: g = bi_decode(((const uint16_t *)tt_data(r))[i], 8, 7); break;
+                case TT_F16: g = tu_small_decode(((const uint16_t *)tt_data(r))[i], 5, 10); break;
+                case TT_BF16: g = tu_small_decode(((const uint16_t *)tt_data(r))[i], 8, 7); break;
                 default: g = (double)((const uint8_t *)tt_data(r))[i]; break;
                 }
                 if (g != w && !(isnan(g) && isnan(w))) bad++;
@@ -1019,7 +985,7 @@ static void *bi_cast_source(tt_dtype dt, long long *n_out, double **v_out) {
         v = (double *)malloc(sizeof(double) * (size_t)n);
         for (i = 0; i < n; i++) {
             ((uint16_t *)buf)[i] = (uint16_t)i;
-            v[i] = dt == TT_F16 ? bi_decode((unsigned)i, 5, 10) : bi_decode((unsigned)i, 8, 7);
+            v[i] = dt == TT_F16 ? tu_small_decode((unsigned)i, 5, 10) : tu_small_decode((unsigned)i, 8, 7);
         }
         break;
     case TT_I32: {
@@ -1062,7 +1028,7 @@ static int bi_cast_elem_ok(const tt_tensor *r, tt_dtype dst, long long i, double
     }
     case TT_F16: case TT_BF16: {
         int eb = dst == TT_F16 ? 5 : 8, mb = dst == TT_F16 ? 10 : 7;
-        unsigned g = ((const uint16_t *)p)[i], w = bi_encode((double)(float)x, eb, mb);
+        unsigned g = ((const uint16_t *)p)[i], w = tu_small_encode((double)(float)x, eb, mb);
         if (isnan(x)) return bi_is_nan_bits(g, eb, mb);
         return g == w;
     }
@@ -1084,8 +1050,8 @@ static double bi_cast_got(const tt_tensor *r, tt_dtype dst, long long i) {
     const void *p = tt_data(r);
     switch (dst) {
     case TT_F32: return (double)((const float *)p)[i];
-    case TT_F16: return bi_decode(((const uint16_t *)p)[i], 5, 10);
-    case TT_BF16: return bi_decode(((const uint16_t *)p)[i], 8, 7);
+    case TT_F16: return tu_small_decode(((const uint16_t *)p)[i], 5, 10);
+    case TT_BF16: return tu_small_decode(((const uint16_t *)p)[i], 8, 7);
     case TT_I32: return (double)((const int32_t *)p)[i];
     default: return (double)((const uint8_t *)p)[i];
     }
@@ -1178,8 +1144,8 @@ static void test_binary_cast_by_hand(void) {
     int i;
     CHECK_GUARDS(c);
     for (i = 0; i < 12; i++) {   /* the reference agrees with the hand-worked values */
-        CHECK_EQ_INT(bi_encode((double)in[i], 5, 10), want16[i]);
-        CHECK_EQ_INT(bi_encode((double)in[i], 8, 7), wantb[i]);
+        CHECK_EQ_INT(tu_small_encode((double)in[i], 5, 10), want16[i]);
+        CHECK_EQ_INT(tu_small_encode((double)in[i], 8, 7), wantb[i]);
     }
     if (bi_check_meta(r16, TT_F16, 1, s) && CHECK(tt_is_contiguous(r16)))
         for (i = 0; i < 12; i++)

@@ -13,42 +13,8 @@
 #include <math.h>
 #include "test_util.h"
 
-/* ---------------------------------------------------------------------------
-   Reference small floats: ebits exponent bits, mbits mantissa bits, IEEE layout
-   (f16: 5,10; bf16: 8,7). Pure double arithmetic, round to nearest even.
-   --------------------------------------------------------------------------- */
-static double un_decode(unsigned bits, int ebits, int mbits) {
-    unsigned emax = (1u << ebits) - 1u;
-    int bias = (1 << (ebits - 1)) - 1;
-    unsigned sign = (bits >> (ebits + mbits)) & 1u;
-    unsigned e = (bits >> mbits) & emax;
-    unsigned m = bits & ((1u << mbits) - 1u);
-    double v;
-    if (e == emax) v = m ? (double)NAN : (double)INFINITY;
-    else if (e == 0) v = ldexp((double)m, 1 - bias - mbits);
-    else v = ldexp((double)(m + (1u << mbits)), (int)e - bias - mbits);
-    return sign ? -v : v;
-}
+/* f16/bf16 references: tu_small_decode / tu_small_encode in test_util.h. */
 
-static unsigned un_encode(double v, int ebits, int mbits) {
-    unsigned sign = signbit(v) ? (1u << (ebits + mbits)) : 0u;
-    unsigned emax = (1u << ebits) - 1u;
-    int bias = (1 << (ebits - 1)) - 1;
-    double a = fabs(v), r;
-    int e;
-    if (isnan(v)) return sign | (emax << mbits) | (1u << (mbits - 1));
-    if (isinf(v)) return sign | (emax << mbits);
-    if (a < ldexp(1.0, 1 - bias)) {                 /* subnormal (may round up to the smallest normal) */
-        r = rint(ldexp(a, mbits - (1 - bias)));
-        return sign | (unsigned)r;
-    }
-    (void)frexp(a, &e);
-    e -= 1;                                          /* 2^e <= a < 2^(e+1) */
-    r = rint(ldexp(a, mbits - e));                   /* in [2^mbits, 2^(mbits+1)] */
-    if (r >= ldexp(1.0, mbits + 1)) { r = ldexp(1.0, mbits); e++; }
-    if (e > bias) return sign | (emax << mbits);
-    return sign | ((unsigned)(e + bias) << mbits) | ((unsigned)r - (1u << mbits));
-}
 
 /* A new contiguous tensor of dtype dt holding vals; vals gets back the exact values stored
    (f32 rounding, f16/bf16 rounding through f32, i32 rounding to the nearest integer, bool 0/1). */
@@ -64,12 +30,12 @@ static tt_tensor *un_make(tt_ctx *c, tt_dtype dt, int ndim, const int64_t *shape
         switch (dt) {
         case TT_F32: { float f = (float)v; ((float *)buf)[i] = f; vals[i] = (double)f; } break;
         case TT_F16: {
-            unsigned h = un_encode((double)(float)v, 5, 10);
-            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = un_decode(h, 5, 10);
+            unsigned h = tu_small_encode((double)(float)v, 5, 10);
+            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = tu_small_decode(h, 5, 10);
         } break;
         case TT_BF16: {
-            unsigned h = un_encode((double)(float)v, 8, 7);
-            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = un_decode(h, 8, 7);
+            unsigned h = tu_small_encode((double)(float)v, 8, 7);
+            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = tu_small_decode(h, 8, 7);
         } break;
         case TT_I32: { int32_t k = (int32_t)floor(v + 0.5); ((int32_t *)buf)[i] = k; vals[i] = (double)k; } break;
         default: { uint8_t b = (uint8_t)(v != 0.0); ((uint8_t *)buf)[i] = b; vals[i] = (double)b; } break;

@@ -115,4 +115,39 @@ static inline tt_tensor *tu_param2(tt_ctx *wc, uint64_t seed, int64_t a, int64_t
     return tu_param(wc, seed, 2, s, scale, 0.0f);
 }
 
+/* Test-side reference for small floats with ebits exponent and mbits mantissa bits in the
+   IEEE layout (f16: 5,10; bf16: 8,7): plain double arithmetic, ties to even (rint). */
+static inline double tu_small_decode(unsigned bits, int ebits, int mbits) {
+    unsigned emax = (1u << ebits) - 1u;
+    int bias = (1 << (ebits - 1)) - 1;
+    unsigned sign = (bits >> (ebits + mbits)) & 1u;
+    unsigned e = (bits >> mbits) & emax;
+    unsigned m = bits & ((1u << mbits) - 1u);
+    double v;
+    if (e == emax) v = m ? (double)NAN : (double)INFINITY;
+    else if (e == 0) v = ldexp((double)m, 1 - bias - mbits);
+    else v = ldexp((double)(m + (1u << mbits)), (int)e - bias - mbits);
+    return sign ? -v : v;
+}
+
+static inline unsigned tu_small_encode(double v, int ebits, int mbits) {
+    unsigned sign = signbit(v) ? (1u << (ebits + mbits)) : 0u;
+    unsigned emax = (1u << ebits) - 1u;
+    int bias = (1 << (ebits - 1)) - 1;
+    double a = fabs(v), r;
+    int e;
+    if (isnan(v)) return sign | (emax << mbits) | (1u << (mbits - 1));
+    if (isinf(v)) return sign | (emax << mbits);
+    if (a < ldexp(1.0, 1 - bias)) {                 /* subnormal (may round up to the smallest normal) */
+        r = rint(ldexp(a, mbits - (1 - bias)));
+        return sign | (unsigned)r;
+    }
+    (void)frexp(a, &e);
+    e -= 1;                                          /* 2^e <= a < 2^(e+1) */
+    r = rint(ldexp(a, mbits - e));                   /* in [2^mbits, 2^(mbits+1)] */
+    if (r >= ldexp(1.0, mbits + 1)) { r = ldexp(1.0, mbits); e++; }
+    if (e > bias) return sign | (emax << mbits);
+    return sign | ((unsigned)(e + bias) << mbits) | ((unsigned)r - (1u << mbits));
+}
+
 #endif /* TT_TEST_UTIL_H */
