@@ -670,6 +670,13 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__MAYBE_UNUSED
 #endif
 
+/* A hint that memory will be read soon (no effect where the compiler has no such builtin). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TT__PREFETCH(p) __builtin_prefetch(p)
+#else
+#define TT__PREFETCH(p) ((void)(p))
+#endif
+
 /* Small math helpers must be inlined into the vectorized loops that call them. */
 #if defined(__GNUC__) || defined(__clang__)
 #define TT__INLINE static inline __attribute__((always_inline))
@@ -3408,7 +3415,7 @@ static void tt__gemm_task(void *arg, int64_t t, int thread) {
 #if defined(__AVX512F__)
 #include <immintrin.h>
 #define TT__MR 8
-#define TT__NR 32
+#define TT__NR 48
 #elif defined(__AVX2__) && defined(__FMA__)
 #include <immintrin.h>
 #define TT__MR 6
@@ -3418,8 +3425,14 @@ static void tt__gemm_task(void *arg, int64_t t, int thread) {
 #define TT__NR 16
 #endif
 
-/* acc[MR][NR] = A sliver (kc x MR, k-major) times B sliver (kc x NR, k-major): plain C. */
-static TT__MAYBE_UNUSED void tt__ukernel_c(int64_t kc, const float *TT__RESTRICT A, const float *TT__RESTRICT B, float *TT__RESTRICT acc) {
+/* A micro-kernel: the MR x NR tile of C at C (rows ldc apart) = (accumulate ? C : 0) + the A
+   sliver (kc x MR, k-major) times the B sliver (kc x NR, k-major). */
+typedef void (*tt__ukernel_fn)(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate);
+
+/* The plain C twin. */
+static TT__MAYBE_UNUSED void tt__ukernel_c(int64_t kc, const float *TT__RESTRICT A, const float *TT__RESTRICT B,
+                                           float *TT__RESTRICT C, int64_t ldc, int accumulate) {
+    float acc[TT__MR * TT__NR];
     int64_t k;
     int i, j;
     for (i = 0; i < TT__MR * TT__NR; i++) acc[i] = 0.0f;
@@ -3428,61 +3441,76 @@ static TT__MAYBE_UNUSED void tt__ukernel_c(int64_t kc, const float *TT__RESTRICT
             float a = A[k * TT__MR + i];
             for (j = 0; j < TT__NR; j++) acc[i * TT__NR + j] += a * B[k * TT__NR + j];
         }
+    for (i = 0; i < TT__MR; i++)
+        for (j = 0; j < TT__NR; j++) C[i * ldc + j] = (accumulate ? C[i * ldc + j] : 0.0f) + acc[i * TT__NR + j];
 }
 
 #if defined(__AVX512F__)
-/* The same with 16 zmm accumulators: 8 rows x 2 vectors of 16. */
-static void tt__ukernel_simd(int64_t kc, const float *A, const float *B, float *acc) {
-    __m512 c00 = _mm512_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
-    __m512 c40 = c00, c41 = c00, c50 = c00, c51 = c00, c60 = c00, c61 = c00, c70 = c00, c71 = c00;
+/* 8 rows x 3 vectors of 16 = 24 zmm accumulators; per k: 3 loads of B, 8 broadcasts of A,
+   24 FMAs (enough independent sums to keep both FMA units busy through their latency). */
+#define TT__ROW512(i)                                                                  \
+    a = _mm512_set1_ps(A[i]);                                                          \
+    c##i##0 = _mm512_fmadd_ps(a, b0, c##i##0); c##i##1 = _mm512_fmadd_ps(a, b1, c##i##1); \
+    c##i##2 = _mm512_fmadd_ps(a, b2, c##i##2)
+#define TT__STORE512(i)                                                                          \
+    if (accumulate) {                                                                            \
+        c##i##0 = _mm512_add_ps(_mm512_loadu_ps(C + i * ldc), c##i##0);                          \
+        c##i##1 = _mm512_add_ps(_mm512_loadu_ps(C + i * ldc + 16), c##i##1);                     \
+        c##i##2 = _mm512_add_ps(_mm512_loadu_ps(C + i * ldc + 32), c##i##2);                     \
+    }                                                                                            \
+    _mm512_storeu_ps(C + i * ldc, c##i##0); _mm512_storeu_ps(C + i * ldc + 16, c##i##1);         \
+    _mm512_storeu_ps(C + i * ldc + 32, c##i##2)
+
+static void tt__ukernel_simd(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
+    __m512 c00 = _mm512_setzero_ps(), c01 = c00, c02 = c00, c10 = c00, c11 = c00, c12 = c00;
+    __m512 c20 = c00, c21 = c00, c22 = c00, c30 = c00, c31 = c00, c32 = c00;
+    __m512 c40 = c00, c41 = c00, c42 = c00, c50 = c00, c51 = c00, c52 = c00;
+    __m512 c60 = c00, c61 = c00, c62 = c00, c70 = c00, c71 = c00, c72 = c00;
     int64_t k;
-    for (k = 0; k < kc; k++, A += 8, B += 32) {
-        __m512 b0 = _mm512_loadu_ps(B), b1 = _mm512_loadu_ps(B + 16), a;
-        a = _mm512_set1_ps(A[0]); c00 = _mm512_fmadd_ps(a, b0, c00); c01 = _mm512_fmadd_ps(a, b1, c01);
-        a = _mm512_set1_ps(A[1]); c10 = _mm512_fmadd_ps(a, b0, c10); c11 = _mm512_fmadd_ps(a, b1, c11);
-        a = _mm512_set1_ps(A[2]); c20 = _mm512_fmadd_ps(a, b0, c20); c21 = _mm512_fmadd_ps(a, b1, c21);
-        a = _mm512_set1_ps(A[3]); c30 = _mm512_fmadd_ps(a, b0, c30); c31 = _mm512_fmadd_ps(a, b1, c31);
-        a = _mm512_set1_ps(A[4]); c40 = _mm512_fmadd_ps(a, b0, c40); c41 = _mm512_fmadd_ps(a, b1, c41);
-        a = _mm512_set1_ps(A[5]); c50 = _mm512_fmadd_ps(a, b0, c50); c51 = _mm512_fmadd_ps(a, b1, c51);
-        a = _mm512_set1_ps(A[6]); c60 = _mm512_fmadd_ps(a, b0, c60); c61 = _mm512_fmadd_ps(a, b1, c61);
-        a = _mm512_set1_ps(A[7]); c70 = _mm512_fmadd_ps(a, b0, c70); c71 = _mm512_fmadd_ps(a, b1, c71);
+    for (k = 0; k < 8; k++) {            /* the C tile is needed at the end: fetch it meanwhile */
+        TT__PREFETCH(C + k * ldc); TT__PREFETCH(C + k * ldc + 16); TT__PREFETCH(C + k * ldc + 32);
     }
-    _mm512_storeu_ps(acc +   0, c00); _mm512_storeu_ps(acc +  16, c01);
-    _mm512_storeu_ps(acc +  32, c10); _mm512_storeu_ps(acc +  48, c11);
-    _mm512_storeu_ps(acc +  64, c20); _mm512_storeu_ps(acc +  80, c21);
-    _mm512_storeu_ps(acc +  96, c30); _mm512_storeu_ps(acc + 112, c31);
-    _mm512_storeu_ps(acc + 128, c40); _mm512_storeu_ps(acc + 144, c41);
-    _mm512_storeu_ps(acc + 160, c50); _mm512_storeu_ps(acc + 176, c51);
-    _mm512_storeu_ps(acc + 192, c60); _mm512_storeu_ps(acc + 208, c61);
-    _mm512_storeu_ps(acc + 224, c70); _mm512_storeu_ps(acc + 240, c71);
+    for (k = 0; k < kc; k++, A += 8, B += 48) {
+        __m512 b0 = _mm512_loadu_ps(B), b1 = _mm512_loadu_ps(B + 16), b2 = _mm512_loadu_ps(B + 32), a;
+        TT__ROW512(0); TT__ROW512(1); TT__ROW512(2); TT__ROW512(3);
+        TT__ROW512(4); TT__ROW512(5); TT__ROW512(6); TT__ROW512(7);
+    }
+    TT__STORE512(0); TT__STORE512(1); TT__STORE512(2); TT__STORE512(3);
+    TT__STORE512(4); TT__STORE512(5); TT__STORE512(6); TT__STORE512(7);
 }
+#undef TT__ROW512
+#undef TT__STORE512
 #define TT__UKERNEL tt__ukernel_simd
 #elif defined(__AVX2__) && defined(__FMA__)
-/* The same with 12 ymm accumulators: 6 rows x 2 vectors of 8. */
-static void tt__ukernel_simd(int64_t kc, const float *A, const float *B, float *acc) {
+/* 6 rows x 2 vectors of 8 = 12 ymm accumulators. */
+#define TT__ROW256(i)                                                                  \
+    a = _mm256_broadcast_ss(A + i);                                                    \
+    c##i##0 = _mm256_fmadd_ps(a, b0, c##i##0); c##i##1 = _mm256_fmadd_ps(a, b1, c##i##1)
+#define TT__STORE256(i)                                                                          \
+    if (accumulate) {                                                                            \
+        c##i##0 = _mm256_add_ps(_mm256_loadu_ps(C + i * ldc), c##i##0);                          \
+        c##i##1 = _mm256_add_ps(_mm256_loadu_ps(C + i * ldc + 8), c##i##1);                      \
+    }                                                                                            \
+    _mm256_storeu_ps(C + i * ldc, c##i##0); _mm256_storeu_ps(C + i * ldc + 8, c##i##1)
+
+static void tt__ukernel_simd(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
     __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
     __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
     int64_t k;
+    for (k = 0; k < 6; k++) { TT__PREFETCH(C + k * ldc); TT__PREFETCH(C + k * ldc + 15); }
     for (k = 0; k < kc; k++, A += 6, B += 16) {
         __m256 b0 = _mm256_loadu_ps(B), b1 = _mm256_loadu_ps(B + 8), a;
-        a = _mm256_broadcast_ss(A + 0); c00 = _mm256_fmadd_ps(a, b0, c00); c01 = _mm256_fmadd_ps(a, b1, c01);
-        a = _mm256_broadcast_ss(A + 1); c10 = _mm256_fmadd_ps(a, b0, c10); c11 = _mm256_fmadd_ps(a, b1, c11);
-        a = _mm256_broadcast_ss(A + 2); c20 = _mm256_fmadd_ps(a, b0, c20); c21 = _mm256_fmadd_ps(a, b1, c21);
-        a = _mm256_broadcast_ss(A + 3); c30 = _mm256_fmadd_ps(a, b0, c30); c31 = _mm256_fmadd_ps(a, b1, c31);
-        a = _mm256_broadcast_ss(A + 4); c40 = _mm256_fmadd_ps(a, b0, c40); c41 = _mm256_fmadd_ps(a, b1, c41);
-        a = _mm256_broadcast_ss(A + 5); c50 = _mm256_fmadd_ps(a, b0, c50); c51 = _mm256_fmadd_ps(a, b1, c51);
+        TT__ROW256(0); TT__ROW256(1); TT__ROW256(2); TT__ROW256(3); TT__ROW256(4); TT__ROW256(5);
     }
-    _mm256_storeu_ps(acc +  0, c00); _mm256_storeu_ps(acc +  8, c01);
-    _mm256_storeu_ps(acc + 16, c10); _mm256_storeu_ps(acc + 24, c11);
-    _mm256_storeu_ps(acc + 32, c20); _mm256_storeu_ps(acc + 40, c21);
-    _mm256_storeu_ps(acc + 48, c30); _mm256_storeu_ps(acc + 56, c31);
-    _mm256_storeu_ps(acc + 64, c40); _mm256_storeu_ps(acc + 72, c41);
-    _mm256_storeu_ps(acc + 80, c50); _mm256_storeu_ps(acc + 88, c51);
+    TT__STORE256(0); TT__STORE256(1); TT__STORE256(2); TT__STORE256(3); TT__STORE256(4); TT__STORE256(5);
 }
+#undef TT__ROW256
+#undef TT__STORE256
 #define TT__UKERNEL tt__ukernel_simd
 #endif                                   /* without SIMD, tt__gemm keeps its direct loops (faster there) */
 
-/* Block sizes from the caches (KC: a B sliver in half of L1; MC: an A block in half of L2). */
+/* Block sizes from the caches (KC: a B sliver in 2/3 of L1, the rest for A and C; MC: an A
+   block in half of L2). */
 typedef struct tt__gemm_blocks { int64_t kc, mc, nc; } tt__gemm_blocks;
 
 static TT__MAYBE_UNUSED tt__gemm_blocks tt__gemm_blocking(void) {
@@ -3492,44 +3520,57 @@ static TT__MAYBE_UNUSED tt__gemm_blocks tt__gemm_blocking(void) {
     if (sysconf(_SC_LEVEL1_DCACHE_SIZE) > 0) l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
     if (sysconf(_SC_LEVEL2_CACHE_SIZE) > 0) l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
-    b.kc = tt__min64(512, tt__max64(64, (int64_t)(l1 / 2) / (TT__NR * 4))) / 8 * 8;
+    b.kc = tt__min64(512, tt__max64(64, (int64_t)(l1 * 2 / 3) / (TT__NR * 4))) / 8 * 8;
     b.mc = tt__min64(384, tt__max64(TT__MR, (int64_t)(l2 / 2) / (b.kc * 4))) / TT__MR * TT__MR;
     b.nc = 4096 / TT__NR * TT__NR;
     return b;
 }
 
-/* A(i,k) for rows i0.. (mc of them) and k in p0.. (kc): MR-row slivers, k-major, zeros past M. */
-static TT__MAYBE_UNUSED void tt__pack_a(float *Ap, const float *A, int64_t sam, int64_t sak, int64_t i0, int64_t mc, int64_t M,
-                       int64_t p0, int64_t kc) {
-    int64_t s, k, r;
-    for (s = 0; s < mc; s += TT__MR)
-        for (k = 0; k < kc; k++)
-            for (r = 0; r < TT__MR; r++) {
-                int64_t i = i0 + s + r;
-                *Ap++ = (s + r < mc && i < M) ? A[i * sam + (p0 + k) * sak] : 0.0f;
-            }
+/* A(i,k) for rows i0.. (mc of them) and k in p0.. (kc): MR-row slivers, k-major, zeros past
+   the last row. Each row is read along k; the next sliver's rows are prefetched, because
+   a row's kc floats are too short a run for the hardware prefetcher to notice. */
+static TT__MAYBE_UNUSED void tt__pack_a(float *TT__RESTRICT Ap, const float *TT__RESTRICT A, int64_t sam, int64_t sak, int64_t i0,
+                                        int64_t mc, int64_t M, int64_t p0, int64_t kc) {
+    int64_t s, k, r, l;
+    for (s = 0; s < mc; s += TT__MR, Ap += TT__MR * kc) {
+        int64_t rows = tt__min64(TT__MR, tt__min64(mc - s, M - i0 - s));
+        int64_t next = tt__min64(TT__MR, tt__min64(mc - s - TT__MR, M - i0 - s - TT__MR));
+        for (r = 0; r < next && sak == 1; r++)
+            for (l = 0; l < kc; l += 16) TT__PREFETCH(A + (i0 + s + TT__MR + r) * sam + p0 + l);
+        for (r = 0; r < rows; r++) {
+            const float *src = A + (i0 + s + r) * sam + p0 * sak;
+            if (sak == 1) for (k = 0; k < kc; k++) Ap[k * TT__MR + r] = src[k];
+            else          for (k = 0; k < kc; k++) Ap[k * TT__MR + r] = src[k * sak];
+        }
+        for (; r < TT__MR; r++)
+            for (k = 0; k < kc; k++) Ap[k * TT__MR + r] = 0.0f;
+    }
 }
 
-/* B(k,j) for k in p0.. (kc) and columns j0.. (nc): NR-column slivers, k-major, zeros past N. */
-static TT__MAYBE_UNUSED void tt__pack_b(float *Bp, const float *B, int64_t sbk, int64_t sbn, int64_t p0, int64_t kc, int64_t j0,
-                       int64_t nc, int64_t N) {
+/* Rows k0..k1 of the B panel (k in p0.., columns j0.. (nc of them)) into NR-column slivers,
+   k-major, zeros past the last column. Each row of B is read from left to right. */
+static TT__MAYBE_UNUSED void tt__pack_b(float *TT__RESTRICT Bp, const float *TT__RESTRICT B, int64_t sbk, int64_t sbn, int64_t p0,
+                                        int64_t kc, int64_t k0, int64_t k1, int64_t j0, int64_t nc) {
     int64_t s, k, c;
-    for (s = 0; s < nc; s += TT__NR)
-        for (k = 0; k < kc; k++)
-            for (c = 0; c < TT__NR; c++) {
-                int64_t j = j0 + s + c;
-                *Bp++ = (s + c < nc && j < N) ? B[(p0 + k) * sbk + j * sbn] : 0.0f;
-            }
+    for (k = k0; k < k1; k++)
+        for (s = 0; s < nc; s += TT__NR) {
+            int64_t cols = tt__min64(TT__NR, nc - s);
+            const float *src = B + (p0 + k) * sbk + (j0 + s) * sbn;
+            float *dst = Bp + s * kc + k * TT__NR;
+            if (sbn == 1) memcpy(dst, src, sizeof(float) * (size_t)cols);
+            else for (c = 0; c < cols; c++) dst[c] = src[c * sbn];
+            for (c = cols; c < TT__NR; c++) dst[c] = 0.0f;
+        }
 }
 
-/* B packing, one NR-column sliver per task. */
-typedef struct tt__packb_job { float *Bp; const float *B; int64_t sbk, sbn, p0, kc, j0, nc, N; } tt__packb_job;
+/* B packing, TT__PACK_ROWS rows of the panel per task. */
+#define TT__PACK_ROWS 8
+typedef struct tt__packb_job { float *Bp; const float *B; int64_t sbk, sbn, p0, kc, j0, nc; } tt__packb_job;
 
 static TT__MAYBE_UNUSED void tt__packb_task(void *arg, int64_t t, int thread) {
     const tt__packb_job *j = (const tt__packb_job *)arg;
-    int64_t s = t * TT__NR;
     (void)thread;
-    tt__pack_b(j->Bp + s * j->kc, j->B, j->sbk, j->sbn, j->p0, j->kc, j->j0 + s, tt__min64(TT__NR, j->nc - s), j->N);
+    tt__pack_b(j->Bp, j->B, j->sbk, j->sbn, j->p0, j->kc, t * TT__PACK_ROWS, tt__min64(j->kc, (t + 1) * TT__PACK_ROWS), j->j0, j->nc);
 }
 
 typedef struct tt__sgemm_job {
@@ -3537,32 +3578,43 @@ typedef struct tt__sgemm_job {
     float          *C, *Apacks;        /* Apacks: one MC x KC buffer per thread */
     int64_t         M, N, sam, sak, i_step, j0, nc, p0, kc, mc_buf;
     bool            first_k;           /* C = product (first k block) or C += product */
-    void          (*ukernel)(int64_t, const float *, const float *, float *);
+    tt__ukernel_fn  ukernel;
 } tt__sgemm_job;
 
-/* One task: rows [t*i_step, ..) of C for the current (k block, column block). */
+/* An edge tile (fewer than MR rows or NR columns left): the kernel writes a full tile into a
+   buffer, and only the part inside C is copied or added. */
+static TT__MAYBE_UNUSED void tt__sgemm_edge(const tt__sgemm_job *j, const float *Ap, const float *Bp, float *C,
+                                            int64_t rows, int64_t cols) {
+    float tile[TT__MR * TT__NR];
+    int64_t r, c;
+    j->ukernel(j->kc, Ap, Bp, tile, TT__NR, 0);
+    for (r = 0; r < rows; r++) {
+        float *crow = C + r * j->N;
+        if (j->first_k) for (c = 0; c < cols; c++) crow[c] = tile[r * TT__NR + c];
+        else            for (c = 0; c < cols; c++) crow[c] += tile[r * TT__NR + c];
+    }
+}
+
+/* One task: rows [t*i_step, ..) of C for the current (k block, column block). The kernel
+   reads and writes full tiles of C in place; the sum over k is in the same order for every
+   tile (k blocks in turn, each from 0 upwards), whichever thread runs it. */
 static TT__MAYBE_UNUSED void tt__sgemm_task(void *arg, int64_t t, int thread) {
     const tt__sgemm_job *j = (const tt__sgemm_job *)arg;
-    int64_t i0 = t * j->i_step, mc = tt__min64(j->i_step, j->M - i0), ir, jr, r, c;
+    int64_t i0 = t * j->i_step, mc = tt__min64(j->i_step, j->M - i0), ir, jr;
     float *Ap = j->Apacks + (size_t)thread * (size_t)j->mc_buf;
-    float acc[TT__MR * TT__NR];
     tt__pack_a(Ap, j->A, j->sam, j->sak, i0, mc, j->M, j->p0, j->kc);
     for (jr = 0; jr < j->nc; jr += TT__NR)
         for (ir = 0; ir < mc; ir += TT__MR) {
             int64_t rows = tt__min64(TT__MR, mc - ir), cols = tt__min64(TT__NR, j->nc - jr);
-            j->ukernel(j->kc, Ap + ir * j->kc, j->Bp + jr * j->kc, acc);
-            for (r = 0; r < rows; r++) {
-                float *crow = j->C + (i0 + ir + r) * j->N + j->j0 + jr;
-                if (j->first_k) for (c = 0; c < cols; c++) crow[c] = acc[r * TT__NR + c];
-                else            for (c = 0; c < cols; c++) crow[c] += acc[r * TT__NR + c];
-            }
+            float *C = j->C + (i0 + ir) * j->N + j->j0 + jr;
+            if (rows == TT__MR && cols == TT__NR) j->ukernel(j->kc, Ap + ir * j->kc, j->Bp + jr * j->kc, C, j->N, !j->first_k);
+            else tt__sgemm_edge(j, Ap + ir * j->kc, j->Bp + jr * j->kc, C, rows, cols);
         }
 }
 
 /* C[M,N] = A * B with packing; false when scratch memory runs out (the caller falls back). */
 static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
-                             const float *B, int64_t sbk, int64_t sbn, float *C,
-                             void (*ukernel)(int64_t, const float *, const float *, float *)) {
+                             const float *B, int64_t sbk, int64_t sbn, float *C, tt__ukernel_fn ukernel) {
     tt__gemm_blocks bl = tt__gemm_blocking();
     tt__sgemm_job j;
     tt_status before = ctx->status;
@@ -3589,8 +3641,8 @@ static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N,
             {
                 tt__packb_job pb;
                 pb.Bp = Bp; pb.B = B; pb.sbk = sbk; pb.sbn = sbn; pb.p0 = pc; pb.kc = j.kc;
-                pb.j0 = jc; pb.nc = j.nc; pb.N = N;
-                tt__parallel_for(ctx, tt__packb_task, &pb, (j.nc + TT__NR - 1) / TT__NR);
+                pb.j0 = jc; pb.nc = j.nc;
+                tt__parallel_for(ctx, tt__packb_task, &pb, (j.kc + TT__PACK_ROWS - 1) / TT__PACK_ROWS);
             }
             j.Bp = Bp;
             tt__parallel_for(ctx, tt__sgemm_task, &j, (M + j.i_step - 1) / j.i_step);

@@ -37,7 +37,7 @@ static float *sg_random(int64_t n, unsigned long long seed) {
 /* Runs the packed path with kernel uk on one shape (A and B optionally transposed) and
    checks every element against the double reference within 2e-6 * sum|a*b|. */
 static void sg_check_shape(tt_ctx *c, int64_t M, int64_t N, int64_t K, bool ta, bool tb,
-                           void (*uk)(int64_t, const float *, const float *, float *), float *out) {
+                           tt__ukernel_fn uk, float *out) {
     float *A = sg_random(M * K, (unsigned long long)(M * 7 + K)), *B = sg_random(K * N, (unsigned long long)(N * 3 + K));
     double *ref = (double *)malloc(sizeof(double) * (size_t)(M * N)), *bound = (double *)malloc(sizeof(double) * (size_t)(M * N));
     int64_t sam = ta ? 1 : K, sak = ta ? M : 1, sbk = tb ? 1 : N, sbn = tb ? K : 1, e, bad = 0;
