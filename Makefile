@@ -88,11 +88,13 @@ test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp
 test-quick: $(BUILD)/test_c99
 	./$(BUILD)/test_c99
 
-bench: $(BUILD)/bench_eager $(BUILD)/bench_chain
-	./$(BUILD)/bench_eager
-	./$(BUILD)/bench_chain
+# One program, one table (also in bench/out/results.csv); BENCH_ARGS="sgemm chain" runs the
+# workloads whose names contain one of the words, BENCH_QUICK=1 a few runs of each.
+bench: $(BUILD)/bench_suite
+	@mkdir -p bench/out
+	./$(BUILD)/bench_suite $(BENCH_ARGS)
 
-$(BUILD)/bench_%: bench/bench_%.c tinytrace.h
+$(BUILD)/bench_%: bench/bench.c bench/bench_util.h bench/bench_models.h tinytrace.h
 	@mkdir -p $(BUILD)
 	$(GCC) -std=c99 $(WARN) -O2 -march=native -I. $< -o $@ $(LIBS)
 
