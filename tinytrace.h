@@ -2511,6 +2511,23 @@ TT__INLINE float tt__tanhf(float x) {
     return ax < 0.625f ? small : big;
 }
 
+/* erf: for |x| < 1, x + x*P(x^2) (the leading x kept apart so it rounds once); for
+   1 <= |x| < 4, 1 - exp(-x^2) * Q(1/|x|), since erfc(x)*exp(x^2) is smooth in 1/x; 1 beyond
+   (erf rounds to 1 in f32 there). P and Q are our own least-squares fits on Chebyshev
+   nodes (relative error ~1e-9 and ~2e-8 in double); in f32 the result is <= 1.5 ulp. */
+TT__INLINE float tt__erff(float x) {
+    float ax = fabsf(x), z = x * x;
+    float ps = ((((((-9.634991329e-06f * z + 1.125464114e-04f) * z - 8.482507546e-04f) * z + 5.220923107e-03f) * z
+                  - 2.686539292e-02f) * z + 1.128378212e-01f) * z - 3.761263788e-01f) * z + 1.283791661e-01f;
+    float t = 1.0f / (ax > 1.0f ? ax : 1.0f);
+    float q = ((((((((2.967723645e-02f * t - 1.740014404e-01f) * t + 4.245884418e-01f) * t - 5.183950067e-01f) * t
+                  + 2.225583047e-01f) * t + 2.390853763e-01f) * t - 3.789607584e-01f) * t + 2.122417279e-02f) * t
+              + 5.616815090e-01f) * t + 1.257577824e-04f;
+    float big = ax >= 4.0f ? 1.0f : 1.0f - tt__expf(-z) * q;
+    big = x < 0 ? -big : big;
+    return ax < 1.0f ? x + x * ps : x != x ? x : big;
+}
+
 TT__INLINE float tt__sigmoidf(float x) { return 1.0f / (1.0f + tt__expf(-x)); }
 TT__INLINE float tt__gelu_tanhf(float v) {
     return 0.5f * v * (1.0f + tt__tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
@@ -2541,11 +2558,11 @@ static void tt__unary_chunk(int op, float *TT__RESTRICT y, const float *TT__REST
     case TT__OP_RELU:       TT__EACH(n, y[i] = x[i] < 0 ? 0.0f : x[i]); break;
     case TT__OP_LEAKY_RELU: TT__EACH(n, y[i] = x[i] < 0 ? p0 * x[i] : x[i]); break;
     case TT__OP_ELU:        TT__EACH(n, y[i] = x[i] < 0 ? p0 * expm1f(x[i]) : x[i]); break;
-    case TT__OP_GELU:       TT__EACH(n, y[i] = 0.5f * x[i] * (1.0f + erff(x[i] * 0.70710678118654752f))); break;
+    case TT__OP_GELU:       TT__EACH(n, y[i] = 0.5f * x[i] * (1.0f + tt__erff(x[i] * 0.70710678118654752f))); break;
     case TT__OP_GELU_TANH:  TT__EACH(n, y[i] = tt__gelu_tanhf(x[i])); break;
     case TT__OP_SILU:       TT__EACH(n, y[i] = x[i] * tt__sigmoidf(x[i])); break;
     case TT__OP_SOFTPLUS:   TT__EACH(n, y[i] = x[i] > 20.0f ? x[i] : log1pf(expf(x[i]))); break;
-    case TT__OP_ERF:        TT__EACH(n, y[i] = erff(x[i])); break;
+    case TT__OP_ERF:        TT__EACH(n, y[i] = tt__erff(x[i])); break;
     case TT__OP_FLOOR:      TT__EACH(n, y[i] = floorf(x[i])); break;
     case TT__OP_CEIL:       TT__EACH(n, y[i] = ceilf(x[i])); break;
     case TT__OP_ROUND:      TT__EACH(n, y[i] = nearbyintf(x[i])); break;   /* default mode: ties to even */
@@ -2558,8 +2575,8 @@ static void tt__unary_chunk(int op, float *TT__RESTRICT y, const float *TT__REST
     }
 }
 
-static float tt__maxf(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b; }  /* NaN wins */
-static float tt__minf(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b; }
+TT__INLINE float tt__maxf(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b; }  /* NaN wins */
+TT__INLINE float tt__minf(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b; }
 
 /* y[i] = a[i] op b[i] for contiguous chunks; comparisons give 1.0f or 0.0f. */
 static void tt__binary_chunk(int op, float *TT__RESTRICT y, const float *TT__RESTRICT a,
@@ -2920,21 +2937,73 @@ static tt_tensor *tt__rows_last(tt_ctx *ctx, const char *op, tt_tensor *x, int64
     return tt__contiguous_f32(ctx, op, v);
 }
 
+/* Sums and extremes of a row in TT__LANES independent lanes, combined in a fixed tree at
+   the end: compilers vectorize these loops without reassociating anything, and the order
+   of the additions does not depend on the SIMD width or the thread count. Sums are kept
+   in double (8 doubles per AVX-512 register). */
+#define TT__LANES 16
+
+static double tt__combine_lanes(double *s) {
+    int w, l;
+    for (w = TT__LANES / 2; w > 0; w /= 2)
+        for (l = 0; l < w; l++) s[l] += s[l + w];
+    return s[0];
+}
+
+static double tt__sum_f64(const float *TT__RESTRICT x, int64_t n) {
+    double s[TT__LANES] = {0};
+    int64_t i = 0;
+    int l;
+    for (; i + TT__LANES <= n; i += TT__LANES)
+        for (l = 0; l < TT__LANES; l++) s[l] += (double)x[i + l];
+    for (; i < n; i++) s[i % TT__LANES] += (double)x[i];
+    return tt__combine_lanes(s);
+}
+
+/* sum (x[i] - mean)^2, the numerator of the variance (two-pass: no cancellation). */
+static double tt__sum_sq_dev_f64(const float *TT__RESTRICT x, int64_t n, double mean) {
+    double s[TT__LANES] = {0};
+    int64_t i = 0;
+    int l;
+    for (; i + TT__LANES <= n; i += TT__LANES)
+        for (l = 0; l < TT__LANES; l++) { double d = (double)x[i + l] - mean; s[l] += d * d; }
+    for (; i < n; i++) { double d = (double)x[i] - mean; s[i % TT__LANES] += d * d; }
+    return tt__combine_lanes(s);
+}
+
+/* Largest (want_max) or smallest of n >= 1 values; NaN wins, as in PyTorch. */
+static float tt__extreme_f32(const float *TT__RESTRICT x, int64_t n, bool want_max) {
+    float m[TT__LANES];
+    int64_t i = 0;
+    int l;
+    for (l = 0; l < TT__LANES; l++) m[l] = x[0];
+    if (want_max) {
+        for (; i + TT__LANES <= n; i += TT__LANES)
+            for (l = 0; l < TT__LANES; l++) m[l] = tt__maxf(m[l], x[i + l]);
+        for (; i < n; i++) m[0] = tt__maxf(m[0], x[i]);
+        for (l = 1; l < TT__LANES; l++) m[0] = tt__maxf(m[0], m[l]);
+    } else {
+        for (; i + TT__LANES <= n; i += TT__LANES)
+            for (l = 0; l < TT__LANES; l++) m[l] = tt__minf(m[l], x[i + l]);
+        for (; i < n; i++) m[0] = tt__minf(m[0], x[i]);
+        for (l = 1; l < TT__LANES; l++) m[0] = tt__minf(m[0], m[l]);
+    }
+    return m[0];
+}
+
 /* Reduces one contiguous row of K values. */
 static double tt__reduce_row(int op, const float *x, int64_t K, int64_t correction) {
-    double acc = 0, mean;
+    double acc, mean;
     int64_t i, best = 0;
     switch (op) {
-    case TT__OP_SUM:  for (i = 0; i < K; i++) acc += x[i]; return acc;
-    case TT__OP_MEAN: for (i = 0; i < K; i++) acc += x[i]; return acc / (double)K;
+    case TT__OP_SUM:  return tt__sum_f64(x, K);
+    case TT__OP_MEAN: return tt__sum_f64(x, K) / (double)K;
     case TT__OP_PROD: acc = 1; for (i = 0; i < K; i++) acc *= x[i]; return acc;
-    case TT__OP_MAX:  acc = x[0]; for (i = 1; i < K; i++) acc = tt__maxf((float)acc, x[i]); return acc;
-    case TT__OP_MIN:  acc = x[0]; for (i = 1; i < K; i++) acc = tt__minf((float)acc, x[i]); return acc;
+    case TT__OP_MAX:  return tt__extreme_f32(x, K, true);
+    case TT__OP_MIN:  return tt__extreme_f32(x, K, false);
     case TT__OP_VAR: case TT__OP_STD:
-        for (i = 0; i < K; i++) acc += x[i];
-        mean = acc / (double)K;
-        acc = 0;
-        for (i = 0; i < K; i++) acc += ((double)x[i] - mean) * ((double)x[i] - mean);
+        mean = tt__sum_f64(x, K) / (double)K;
+        acc = tt__sum_sq_dev_f64(x, K, mean);
         acc /= (double)(K - correction > 0 ? K - correction : 0);   /* PyTorch: max(0, N - correction) */
         return op == TT__OP_STD ? sqrt(acc) : acc;
     case TT__OP_ARGMAX:                              /* first maximum; NaN counts as the largest */
@@ -3058,19 +3127,19 @@ TT_API tt_tensor *tt_argmin(tt_ctx *ctx, tt_tensor *x, int axis, bool keepdim) {
     return tt__arg_reduce(ctx, "tt_argmin", TT__OP_ARGMIN, x, axis, keepdim);
 }
 
-/* Softmax (or log-softmax) of one contiguous row, max subtracted first for stability. */
-static void tt__softmax_row(float *y, const float *x, int64_t K, bool log_form) {
-    float mx = -INFINITY;
-    double sum = 0;
-    int64_t i;
-    for (i = 0; i < K; i++) mx = tt__maxf(mx, x[i]);
-    for (i = 0; i < K; i++) sum += (double)expf(x[i] - mx);
+/* Softmax (or log-softmax) of one contiguous row, max subtracted first for stability:
+   three vectorized passes (max; exp and its sum in double lanes; scale or shift). */
+static void tt__softmax_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t K, bool log_form) {
+    float mx = tt__extreme_f32(x, K, true);
+    double sum;
+    TT__EACH(K, y[i] = tt__expf(x[i] - mx));
+    sum = tt__sum_f64(y, K);
     if (log_form) {
         float lse = mx + (float)log(sum);
-        for (i = 0; i < K; i++) y[i] = x[i] - lse;
+        TT__EACH(K, y[i] = x[i] - lse);
     } else {
-        double inv = 1.0 / sum;
-        for (i = 0; i < K; i++) y[i] = (float)((double)expf(x[i] - mx) * inv);
+        float inv = (float)(1.0 / sum);
+        TT__EACH(K, y[i] *= inv);
     }
 }
 
@@ -3154,12 +3223,44 @@ static const float *tt__param_data(tt_ctx *ctx, const char *op, tt_tensor *p, bo
 
 /* Mean and 1/sqrt(var + eps) of n values (biased variance), in double. */
 static void tt__moments(const float *x, int64_t n, double eps, double *mean, double *inv_std) {
-    double s = 0, v = 0;
-    int64_t i;
-    for (i = 0; i < n; i++) s += x[i];
-    *mean = s / (double)n;
-    for (i = 0; i < n; i++) v += ((double)x[i] - *mean) * ((double)x[i] - *mean);
-    *inv_std = 1.0 / sqrt(v / (double)n + eps);
+    *mean = tt__sum_f64(x, n) / (double)n;
+    *inv_std = 1.0 / sqrt(tt__sum_sq_dev_f64(x, n, *mean) / (double)n + eps);
+}
+
+/* y = (x - mean) * scale (+ w * ... + b per element when given), in double, vectorized. */
+static void tt__normalize_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, double mean, double scale,
+                              const float *TT__RESTRICT w, const float *TT__RESTRICT b) {
+    if (w && b)  TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale * (double)w[i] + (double)b[i]));
+    else if (w)  TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale * (double)w[i]));
+    else if (b)  TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale + (double)b[i]));
+    else         TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale));
+}
+
+/* y = (x - mean) * scale + shift, in double, vectorized (batch and group norm, per channel). */
+static void tt__affine_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, double mean, double scale, double shift) {
+    TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale + shift));
+}
+
+/* Layer or RMS norm, rows split into tasks like the reductions. */
+typedef struct tt__norm_job {
+    const float *x, *w, *b;
+    float       *y;
+    int64_t      K, rows_per_task, M;
+    double       eps;
+    bool         rms;
+} tt__norm_job;
+
+static void tt__norm_task(void *arg, int64_t t, int thread) {
+    const tt__norm_job *j = (const tt__norm_job *)arg;
+    int64_t m, m1 = tt__min64(j->M, (t + 1) * j->rows_per_task);
+    (void)thread;
+    for (m = t * j->rows_per_task; m < m1; m++) {
+        const float *row = j->x + m * j->K;
+        double mean = 0, inv;
+        if (j->rms) inv = 1.0 / sqrt(tt__sum_sq_dev_f64(row, j->K, 0.0) / (double)j->K + j->eps);
+        else        tt__moments(row, j->K, j->eps, &mean, &inv);
+        tt__normalize_row(j->y + m * j->K, row, j->K, mean, inv, j->w, j->b);
+    }
 }
 
 /* LAYER_NORM / RMS_NORM: in = {x, weight?, bias?}, a.i[0] = n_dims, a.f[0] = eps. */
@@ -3178,37 +3279,24 @@ static bool tt__infer_row_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 
 static bool tt__exec_row_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_tensor *x = c->in[0];
-    int64_t K = 1, m, i;
-    int d;
-    bool failed = false, rms = c->op == TT__OP_RMS_NORM;
-    double eps = c->a.f[0];
-    const float *w, *b, *xd;
+    tt__norm_job j;
     tt_tensor *xc;
-    for (d = x->ndim - (int)c->a.i[0]; d < x->ndim; d++) K *= x->shape[d];
-    if (K == 0) return true;
+    bool failed = false;
+    int d;
+    j.K = 1;
+    for (d = x->ndim - (int)c->a.i[0]; d < x->ndim; d++) j.K *= x->shape[d];
+    if (j.K == 0) return true;
     xc = tt__contiguous_f32(ctx, c->name, x);
-    w = tt__param_data(ctx, c->name, c->in[1], &failed);
-    b = c->n_in > 2 ? tt__param_data(ctx, c->name, c->in[2], &failed) : NULL;
+    j.w = tt__param_data(ctx, c->name, c->in[1], &failed);
+    j.b = c->n_in > 2 ? tt__param_data(ctx, c->name, c->in[2], &failed) : NULL;
     if (!xc || failed) return false;
-    xd = (const float *)tt__ptr(xc);
-    for (m = 0; m < x->numel / K; m++) {
-        const float *row = xd + m * K;
-        float *y = (float *)tt__ptr(out) + m * K;
-        double mean = 0, inv;
-        if (rms) {
-            double ss = 0;
-            for (i = 0; i < K; i++) ss += (double)row[i] * row[i];
-            inv = 1.0 / sqrt(ss / (double)K + eps);
-        } else {
-            tt__moments(row, K, eps, &mean, &inv);
-        }
-        for (i = 0; i < K; i++) {
-            double v = ((double)row[i] - mean) * inv;
-            if (w) v *= w[i];
-            if (b) v += b[i];
-            y[i] = (float)v;
-        }
-    }
+    j.x = (const float *)tt__ptr(xc);
+    j.y = (float *)tt__ptr(out);
+    j.M = x->numel / j.K;
+    j.eps = c->a.f[0];
+    j.rms = c->op == TT__OP_RMS_NORM;
+    j.rows_per_task = tt__max64(1, TT__TASK_ELEMS / j.K);
+    tt__parallel_for(ctx, tt__norm_task, &j, (j.M + j.rows_per_task - 1) / j.rows_per_task);
     return true;
 }
 
@@ -3255,7 +3343,7 @@ static bool tt__infer_batch_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out)
 
 static bool tt__exec_batch_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_tensor *x = c->in[0], *xc;
-    int64_t N = x->shape[0], C = x->shape[1], S, n, ch, i;
+    int64_t N = x->shape[0], C = x->shape[1], S, n, ch;
     bool failed = false;
     const float *mu, *va, *w, *b, *xd;
     if (out->numel == 0) return true;
@@ -3271,9 +3359,7 @@ static bool tt__exec_batch_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) 
         for (ch = 0; ch < C; ch++) {
             double inv = 1.0 / sqrt((double)va[ch] + c->a.f[0]), m = mu[ch];
             double scale = w ? inv * w[ch] : inv, shift = b ? b[ch] : 0.0;
-            const float *src = xd + (n * C + ch) * S;
-            float *dst = (float *)tt__ptr(out) + (n * C + ch) * S;
-            for (i = 0; i < S; i++) dst[i] = (float)(((double)src[i] - m) * scale + shift);
+            tt__affine_row((float *)tt__ptr(out) + (n * C + ch) * S, xd + (n * C + ch) * S, S, m, scale, shift);
         }
     }
     return true;
@@ -3305,7 +3391,7 @@ static bool tt__infer_group_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out)
 
 static bool tt__exec_group_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_tensor *x = c->in[0], *xc;
-    int64_t N = x->shape[0], C = x->shape[1], G = c->a.i[0], S, n, g, ch, i;
+    int64_t N = x->shape[0], C = x->shape[1], G = c->a.i[0], S, n, g, ch;
     bool failed = false;
     const float *w, *b, *xd;
     float *yd = (float *)tt__ptr(out);
@@ -3324,10 +3410,7 @@ static bool tt__exec_group_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) 
             for (ch = 0; ch < cg; ch++) {
                 int64_t k = g * cg + ch;
                 double scale = w ? inv * w[k] : inv, shift = b ? b[k] : 0.0;
-                for (i = 0; i < S; i++) {
-                    int64_t e = base + ch * S + i;
-                    yd[e] = (float)(((double)xd[e] - mean) * scale + shift);
-                }
+                tt__affine_row(yd + base + ch * S, xd + base + ch * S, S, mean, scale, shift);
             }
         }
     }
