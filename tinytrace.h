@@ -3892,6 +3892,25 @@ TT_API tt_tensor *tt_linear(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_ten
  * conv1d is conv2d on a height-1 image.
  * ========================================================================== */
 
+/* Work on independent planes (one image channel each), a few planes per task: the tasks
+   depend only on the shape, so results do not depend on the thread count. */
+typedef void (*tt__plane_fn)(const void *arg, int64_t plane);
+typedef struct tt__planes_job { tt__plane_fn fn; const void *arg; int64_t n, per_task; } tt__planes_job;
+
+static void tt__planes_task(void *arg, int64_t t, int thread) {
+    const tt__planes_job *j = (const tt__planes_job *)arg;
+    int64_t p, p1 = tt__min64(j->n, (t + 1) * j->per_task);
+    (void)thread;
+    for (p = t * j->per_task; p < p1; p++) j->fn(j->arg, p);
+}
+
+static void tt__for_planes(tt_ctx *ctx, tt__plane_fn fn, const void *arg, int64_t n_planes, int64_t work_per_plane) {
+    tt__planes_job j;
+    j.fn = fn; j.arg = arg; j.n = n_planes;
+    j.per_task = tt__max64(1, TT__TASK_ELEMS / tt__max64(1, work_per_plane));
+    tt__parallel_for(ctx, tt__planes_task, &j, (n_planes + j.per_task - 1) / j.per_task);
+}
+
 /* Output size of a sliding window, or -1 when the window does not fit. */
 static int64_t tt__out_size(int64_t in, int64_t k, int stride, int pad, int dil) {
     int64_t span = (int64_t)dil * (k - 1) + 1;
@@ -3899,23 +3918,66 @@ static int64_t tt__out_size(int64_t in, int64_t k, int stride, int pad, int dil)
     return (in + 2 * (int64_t)pad - span) / stride + 1;
 }
 
-static void tt__im2col(float *col, const float *x, int64_t C, int64_t H, int64_t W, int64_t KH, int64_t KW,
-                       int64_t OH, int64_t OW, const tt_conv_params *p) {
-    int64_t c, kh, kw, oh, ow;
-    for (c = 0; c < C; c++)
-        for (kh = 0; kh < KH; kh++)
-            for (kw = 0; kw < KW; kw++) {
-                float *dst = col + ((c * KH + kh) * KW + kw) * OH * OW;
-                for (oh = 0; oh < OH; oh++) {
-                    int64_t ih = oh * p->stride[0] - p->padding[0] + kh * p->dilation[0];
-                    float *d = dst + oh * OW;
-                    if (ih < 0 || ih >= H) { for (ow = 0; ow < OW; ow++) d[ow] = 0.0f; continue; }
-                    for (ow = 0; ow < OW; ow++) {
-                        int64_t iw = ow * p->stride[1] - p->padding[1] + kw * p->dilation[1];
-                        d[ow] = (iw >= 0 && iw < W) ? x[(c * H + ih) * W + iw] : 0.0f;
-                    }
+/* What one plane (image channel) of a convolution needs: im2col and the depthwise kernel. */
+typedef struct tt__conv_job {
+    const float   *x, *w, *b;
+    float         *y;                  /* im2col: the column matrix; depthwise: the output */
+    int64_t        C, H, W, O, Og, KH, KW, OH, OW;
+    tt_conv_params p;
+} tt__conv_job;
+
+/* The rows of the column matrix that input channel c gives: one per (kh, kw). */
+static void tt__im2col_plane(const void *arg, int64_t c) {
+    const tt__conv_job *j = (const tt__conv_job *)arg;
+    int64_t kh, kw, oh, ow, OH = j->OH, OW = j->OW;
+    const float *x = j->x + c * j->H * j->W;
+    for (kh = 0; kh < j->KH; kh++)
+        for (kw = 0; kw < j->KW; kw++) {
+            float *dst = j->y + ((c * j->KH + kh) * j->KW + kw) * OH * OW;
+            for (oh = 0; oh < OH; oh++) {
+                int64_t ih = oh * j->p.stride[0] - j->p.padding[0] + kh * j->p.dilation[0];
+                float *d = dst + oh * OW;
+                if (ih < 0 || ih >= j->H) { for (ow = 0; ow < OW; ow++) d[ow] = 0.0f; continue; }
+                for (ow = 0; ow < OW; ow++) {
+                    int64_t iw = ow * j->p.stride[1] - j->p.padding[1] + kw * j->p.dilation[1];
+                    d[ow] = (iw >= 0 && iw < j->W) ? x[ih * j->W + iw] : 0.0f;
                 }
             }
+        }
+}
+
+/* The output columns ow whose input column ow*s - pad + off lies inside [0, W): [*lo, *hi). */
+static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64_t off, int64_t *lo, int64_t *hi) {
+    int64_t first = pad - off, last = W - 1 + pad - off;
+    *lo = first <= 0 ? 0 : (first + s - 1) / s;
+    *hi = last < 0 ? 0 : tt__min64(OW, last / s + 1);
+    if (*hi < *lo) *hi = *lo;
+}
+
+/* Depthwise convolution (one input channel per group), one output plane (n, o): a direct
+   sliding window, each weight times a contiguous run of input when the stride is 1. */
+static void tt__depthwise_plane(const void *arg, int64_t plane) {
+    const tt__conv_job *j = (const tt__conv_job *)arg;
+    int64_t o = plane % j->O, n = plane / j->O, oh, kh, kw, lo, hi, OW = j->OW;
+    const float *src = j->x + (n * j->C + o / j->Og) * j->H * j->W, *wk = j->w + o * j->KH * j->KW;
+    float *dst = j->y + plane * j->OH * OW;
+    for (oh = 0; oh < j->OH; oh++) {
+        float *TT__RESTRICT d = dst + oh * OW;
+        TT__EACH(OW, d[i] = 0.0f);
+        for (kh = 0; kh < j->KH; kh++) {
+            int64_t ih = oh * j->p.stride[0] - j->p.padding[0] + kh * j->p.dilation[0];
+            if (ih < 0 || ih >= j->H) continue;
+            for (kw = 0; kw < j->KW; kw++) {
+                int64_t off = kw * j->p.dilation[1], s = j->p.stride[1];
+                const float *TT__RESTRICT r = src + ih * j->W + off - j->p.padding[1];
+                float wv = wk[kh * j->KW + kw];
+                tt__window_cols(j->W, OW, s, j->p.padding[1], off, &lo, &hi);
+                if (s == 1) TT__EACH(hi - lo, d[lo + i] += wv * r[lo + i]);
+                else        { int64_t q; for (q = lo; q < hi; q++) d[q] += wv * r[q * s]; }
+            }
+        }
+        if (j->b) { float bv = j->b[o]; TT__EACH(OW, d[i] += bv); }
+    }
 }
 
 /* conv attrs: a.i = {stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, groups}. */
@@ -4005,6 +4067,7 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     bool direct, failed = false;
     const float *xd, *wd, *bd;
     float *col = NULL, *yd = (float *)tt__ptr(out);
+    tt__conv_job j;
     if (out->numel == 0) return true;
     xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
     wc = tt__contiguous_f32(ctx, c->name, c->in[1]);
@@ -4017,18 +4080,27 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     OH = c->op == TT__OP_CONV1D ? 1 : out->shape[2];
     OW = out->shape[out->ndim - 1];
     G = p.groups; Cg = C / G; Og = O / G; Kc = Cg * KH * KW;
+    xd = (const float *)tt__ptr(xc);
+    wd = (const float *)tt__ptr(wc);
+    j.x = xd; j.w = wd; j.b = bd; j.y = yd; j.p = p;
+    j.C = C; j.H = H; j.W = W; j.O = O; j.Og = Og; j.KH = KH; j.KW = KW; j.OH = OH; j.OW = OW;
+    if (G > 1 && Cg == 1) {                            /* depthwise: a direct kernel, bias included */
+        tt__for_planes(ctx, tt__depthwise_plane, &j, N * O, OH * OW * KH * KW);
+        return true;
+    }
     direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
     if (!direct) {
         col = (float *)tt__alloc(ctx, c->name, (size_t)(Kc * OH * OW) * sizeof(float));
         if (!col) return false;
     }
-    xd = (const float *)tt__ptr(xc);
-    wd = (const float *)tt__ptr(wc);
     for (n = 0; n < N; n++) {
         for (g = 0; g < G; g++) {
             const float *img = xd + (n * C + g * Cg) * H * W;
             float *y = yd + (n * O + g * Og) * OH * OW;
-            if (!direct) tt__im2col(col, img, Cg, H, W, KH, KW, OH, OW, &p);
+            if (!direct) {
+                j.x = img; j.y = col;
+                tt__for_planes(ctx, tt__im2col_plane, &j, Cg, KH * KW * OH * OW);
+            }
             tt__gemm(ctx, Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1, y);
         }
     }
@@ -4099,28 +4171,42 @@ static bool tt__infer_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return true;
 }
 
+/* What a pooling or resizing plane needs. */
+typedef struct tt__window_job {
+    const float *x;
+    float       *y;
+    int64_t      H, W, OH, OW, kernel, stride, padding;
+    int          op;
+} tt__window_job;
+
+static void tt__pool_plane(const void *arg, int64_t plane) {
+    const tt__window_job *j = (const tt__window_job *)arg;
+    const float *src = j->x + plane * j->H * j->W;
+    float *dst = j->y + plane * j->OH * j->OW;
+    int64_t oh, ow, i, k, W = j->W;
+    for (oh = 0; oh < j->OH; oh++)
+        for (ow = 0; ow < j->OW; ow++) {
+            int64_t h0 = oh * j->stride - j->padding, w0 = ow * j->stride - j->padding;
+            float m = -INFINITY;
+            double s = 0;
+            for (i = tt__max64(h0, 0); i < tt__min64(h0 + j->kernel, j->H); i++)
+                for (k = tt__max64(w0, 0); k < tt__min64(w0 + j->kernel, W); k++) {
+                    m = tt__maxf(m, src[i * W + k]);
+                    s += src[i * W + k];
+                }
+            dst[oh * j->OW + ow] = j->op == TT__OP_MAX_POOL2D ? m : (float)(s / ((double)j->kernel * (double)j->kernel));  /* padding counts */
+        }
+}
+
 static bool tt__exec_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
-    int64_t kernel = c->a.i[0], stride = c->a.i[1] ? c->a.i[1] : kernel, padding = c->a.i[2];
-    int64_t H = c->in[0]->shape[2], W = c->in[0]->shape[3], OH = out->shape[2], OW = out->shape[3], plane, oh, ow, i, j;
-    bool is_max = c->op == TT__OP_MAX_POOL2D;
+    tt__window_job j;
     tt_tensor *xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
     if (!xc) return false;
-    for (plane = 0; plane < out->shape[0] * out->shape[1]; plane++) {
-        const float *src = (const float *)tt__ptr(xc) + plane * H * W;
-        float *dst = (float *)tt__ptr(out) + plane * OH * OW;
-        for (oh = 0; oh < OH; oh++)
-            for (ow = 0; ow < OW; ow++) {
-                int64_t h0 = oh * stride - padding, w0 = ow * stride - padding;
-                float m = -INFINITY;
-                double s = 0;
-                for (i = tt__max64(h0, 0); i < tt__min64(h0 + kernel, H); i++)
-                    for (j = tt__max64(w0, 0); j < tt__min64(w0 + kernel, W); j++) {
-                        m = tt__maxf(m, src[i * W + j]);
-                        s += src[i * W + j];
-                    }
-                dst[oh * OW + ow] = is_max ? m : (float)(s / ((double)kernel * kernel));  /* padding counts */
-            }
-    }
+    j.x = (const float *)tt__ptr(xc); j.y = (float *)tt__ptr(out);
+    j.H = c->in[0]->shape[2]; j.W = c->in[0]->shape[3]; j.OH = out->shape[2]; j.OW = out->shape[3];
+    j.kernel = c->a.i[0]; j.stride = c->a.i[1] ? c->a.i[1] : j.kernel; j.padding = c->a.i[2];
+    j.op = c->op;
+    tt__for_planes(ctx, tt__pool_plane, &j, out->shape[0] * out->shape[1], j.OH * j.OW * j.kernel * j.kernel);
     return true;
 }
 
@@ -4152,25 +4238,33 @@ static bool tt__infer_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return true;
 }
 
-static bool tt__exec_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
-    int64_t H = c->in[0]->shape[2], W = c->in[0]->shape[3], OH = out->shape[2], OW = out->shape[3], plane, oh, ow, i, j;
-    tt_tensor *xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
-    if (!xc) return false;
-    for (plane = 0; plane < out->shape[0] * out->shape[1]; plane++) {
-        const float *src = (const float *)tt__ptr(xc) + plane * H * W;
-        float *dst = (float *)tt__ptr(out) + plane * OH * OW;
-        for (oh = 0; oh < OH; oh++) {
-            int64_t h0 = oh * H / OH, h1 = ((oh + 1) * H + OH - 1) / OH;
-            for (ow = 0; ow < OW; ow++) {
-                int64_t w0 = ow * W / OW, w1 = ((ow + 1) * W + OW - 1) / OW;
-                double s = 0;
-                if (c->op == TT__OP_UPSAMPLE_NEAREST) { dst[oh * OW + ow] = src[h0 * W + w0]; continue; }
-                for (i = h0; i < h1; i++)
-                    for (j = w0; j < w1; j++) s += src[i * W + j];
-                dst[oh * OW + ow] = (float)(s / (double)((h1 - h0) * (w1 - w0)));
-            }
+static void tt__resize_plane(const void *arg, int64_t plane) {
+    const tt__window_job *j = (const tt__window_job *)arg;
+    int64_t H = j->H, W = j->W, OH = j->OH, OW = j->OW, oh, ow, i, k;
+    const float *src = j->x + plane * H * W;
+    float *dst = j->y + plane * OH * OW;
+    for (oh = 0; oh < OH; oh++) {
+        int64_t h0 = oh * H / OH, h1 = ((oh + 1) * H + OH - 1) / OH;
+        for (ow = 0; ow < OW; ow++) {
+            int64_t w0 = ow * W / OW, w1 = ((ow + 1) * W + OW - 1) / OW;
+            double s = 0;
+            if (j->op == TT__OP_UPSAMPLE_NEAREST) { dst[oh * OW + ow] = src[h0 * W + w0]; continue; }
+            for (i = h0; i < h1; i++)
+                for (k = w0; k < w1; k++) s += src[i * W + k];
+            dst[oh * OW + ow] = (float)(s / (double)((h1 - h0) * (w1 - w0)));
         }
     }
+}
+
+static bool tt__exec_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt__window_job j;
+    tt_tensor *xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
+    if (!xc) return false;
+    j.x = (const float *)tt__ptr(xc); j.y = (float *)tt__ptr(out);
+    j.H = c->in[0]->shape[2]; j.W = c->in[0]->shape[3]; j.OH = out->shape[2]; j.OW = out->shape[3];
+    j.kernel = j.stride = j.padding = 0;
+    j.op = c->op;
+    tt__for_planes(ctx, tt__resize_plane, &j, out->shape[0] * out->shape[1], tt__max64(j.H * j.W, j.OH * j.OW));
     return true;
 }
 

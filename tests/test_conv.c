@@ -198,6 +198,10 @@ static void test_conv2d_depthwise(void) {
     CV_SQ(1, 3, 33, 5, 6, 5, 3, 1, 2, 1, 3, 1, 213);    /* multiplier 2, 5x3 kernel */
     CV_SQ(1, 4, 7, 9, 8, 3, 3, 3, 2, 2, 4, 0, 214);     /* multiplier 2, stride 3, dilation 2 */
     CV_SQ(1, 1, 7, 9, 1, 3, 3, 1, 0, 1, 1, 1, 215);     /* one channel: depthwise == groups 1 */
+    CV_SQ(2, 8, 12, 11, 8, 3, 3, 2, 3, 1, 8, 1, 216);   /* padding wider than the kernel: border = bias */
+    CV_SQ(1, 4, 6, 6, 4, 1, 1, 2, 0, 1, 4, 1, 217);     /* 1x1 depthwise with stride 2 */
+    CV_SQ(1, 3, 20, 40, 3, 7, 7, 1, 3, 1, 3, 0, 218);   /* 7x7 "same": long rows take the vector loop */
+    CV_SQ(1, 3, 20, 40, 6, 3, 3, 1, 4, 3, 3, 1, 219);   /* dilation 3, padding 4, multiplier 2 */
 }
 
 static void test_conv2d_ex_per_axis(void) {
