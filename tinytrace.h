@@ -4767,9 +4767,13 @@ TT_API tt_tensor *tt_shape_as_tensor(tt_ctx *ctx, tt_tensor *x) {
 /* ==========================================================================
  * >>attention   scaled dot-product attention
  *
- * Written with the ops above: scores = q·kᵀ·scale, masked (where / add), softmax over
- * the last axis, times v. The full [L,S] score matrix is materialized per batch entry;
- * the intermediates are temporaries of the call and only the result is kept.
+ * Flash-style: a task takes TT__ATT_BQ query rows of one batch entry and walks the keys
+ * in blocks of TT__ATT_BK. Per block it computes that tile of scores (q·kᵀ·scale, then
+ * the causal rule and the mask), and folds it into a running softmax: the row maximum m,
+ * the sum l of exp(score - m) and the output accumulator acc, rescaled by exp(m_old -
+ * m_new) whenever the maximum grows. So no more than one tile of the [L,S] score matrix
+ * ever exists, and the result is acc / l. A row whose every score is masked gives NaN,
+ * as PyTorch. Tasks depend only on the shapes: results do not depend on the thread count.
  * in = {q, k, v, mask?}, a.i[0] = causal, a.f[0] = scale.
  * ========================================================================== */
 static bool tt__infer_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -4817,24 +4821,171 @@ static bool tt__infer_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return true;
 }
 
-static bool tt__exec_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
-    tt_tensor *q = c->in[0], *k = c->in[1], *v = c->in[2], *mask = c->in[3], *s, *neg_inf, *y;
-    int64_t L = q->shape[q->ndim - 2], S = k->shape[k->ndim - 2], E = q->shape[q->ndim - 1];
-    float scale = c->a.f[0] > 0 ? c->a.f[0] : 1.0f / sqrtf((float)(E > 0 ? E : 1));
-    s = tt_mul_scalar(ctx, tt_matmul(ctx, q, tt__transpose(ctx, c->name, k, -1, -2)), scale);
-    neg_inf = tt__full(ctx, c->name, TT_F32, 0, NULL, -INFINITY);
-    if (c->a.i[0] && s) {                              /* causal: row i may attend columns j <= i */
-        int64_t cs[2], i, j;
-        tt_tensor *cm;
-        cs[0] = L; cs[1] = S;
-        cm = tt__new(ctx, c->name, TT_BOOL, 2, cs);
-        if (cm) for (i = 0; i < L; i++) for (j = 0; j < S; j++) ((uint8_t *)cm->data)[i * S + j] = (uint8_t)(j <= i);
-        s = tt_where(ctx, cm, s, neg_inf);
+#define TT__ATT_BQ 48               /* query rows per task (a multiple of every MR) */
+#define TT__ATT_BK 96               /* keys per score tile (a multiple of every NR) */
+#ifdef TT__UKERNEL
+#define TT__ATT_UKERNEL TT__UKERNEL
+#else
+#define TT__ATT_UKERNEL tt__ukernel_c
+#endif
+
+typedef struct tt__att_job {
+    const float *q, *k, *v, *mask;          /* contiguous f32 data, each in its own shape */
+    float       *y, *scratch;
+    int64_t      L, S, E, Ev, Evp, n_qblocks, scratch_floats, n_batch;   /* Evp: Ev rounded up to NR */
+    int          nb;                        /* batch axes of the output */
+    int64_t      batch[TT_MAX_DIMS];
+    int64_t      qs[TT_MAX_DIMS], ks[TT_MAX_DIMS], vs[TT_MAX_DIMS], ms[TT_MAX_DIMS];  /* strides on the output's axes */
+    bool         causal, mask_bool;
+    float        scale;
+} tt__att_job;
+
+/* One thread's scratch: packed operands of the two small GEMMs, the score tile, the
+   output accumulator and the running maximum and sum of each row. */
+typedef struct tt__att_bufs { float *qp, *kp, *sc, *pp, *vp, *acc, *m, *l; } tt__att_bufs;
+
+static int64_t tt__att_scratch_floats(int64_t E, int64_t Evp) {
+    return TT__ATT_BQ * E + E * TT__ATT_BK + 2 * TT__ATT_BQ * TT__ATT_BK + TT__ATT_BK * Evp + TT__ATT_BQ * Evp + 2 * TT__ATT_BQ;
+}
+
+static tt__att_bufs tt__att_bufs_of(const tt__att_job *j, int thread) {
+    tt__att_bufs b;
+    b.qp = j->scratch + (size_t)thread * (size_t)j->scratch_floats;
+    b.kp = b.qp + TT__ATT_BQ * j->E;
+    b.sc = b.kp + j->E * TT__ATT_BK;
+    b.pp = b.sc + TT__ATT_BQ * TT__ATT_BK;
+    b.vp = b.pp + TT__ATT_BQ * TT__ATT_BK;
+    b.acc = b.vp + TT__ATT_BK * j->Evp;
+    b.m = b.acc + TT__ATT_BQ * j->Evp;
+    b.l = b.m + TT__ATT_BQ;
+    return b;
+}
+
+/* t's strides seen on nd right-aligned axes: 0 where t lacks the axis or broadcasts it. */
+static void tt__aligned_strides(const tt_tensor *t, int nd, int64_t *st) {
+    int d;
+    for (d = 0; d < nd; d++) {
+        int td = d - (nd - t->ndim);
+        st[d] = (td >= 0 && t->shape[td] != 1) ? t->stride[td] : 0;
     }
-    if (mask) s = mask->dtype == TT_BOOL ? tt_where(ctx, mask, s, neg_inf) : tt_add(ctx, s, mask);
-    y = tt_matmul(ctx, tt_softmax(ctx, s, -1), v);
-    if (y) tt__copy_into(out, y);
-    return y != NULL;
+}
+
+/* Offset of batch entry b (row-major over the output's batch axes) for strides st. */
+static int64_t tt__batch_offset(const tt__att_job *j, const int64_t *st, int64_t b) {
+    int64_t off = 0;
+    int d;
+    for (d = j->nb - 1; d >= 0; d--) { off += (b % j->batch[d]) * st[d]; b /= j->batch[d]; }
+    return off;
+}
+
+/* C[BQ, n] (row stride ldc) = (accumulate ? C : 0) + packed A (kc x BQ) times packed B
+   (kc x n, n a multiple of NR): the SGEMM micro-kernel over every tile, on this thread. */
+static void tt__att_gemm(const float *Ap, const float *Bp, int64_t kc, int64_t n, float *C, int64_t ldc, int accumulate) {
+    int64_t ir, jr;
+    for (ir = 0; ir < TT__ATT_BQ; ir += TT__MR)
+        for (jr = 0; jr < n; jr += TT__NR) TT__ATT_UKERNEL(kc, Ap + ir * kc, Bp + jr * kc, C + ir * ldc + jr, ldc, accumulate);
+}
+
+/* The causal rule and the mask on the score tile (rows i0.., keys j0..). */
+static void tt__att_mask(const tt__att_job *j, const float *mask, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *sc) {
+    int64_t r, c;
+    for (r = 0; r < rows; r++) {
+        float *srow = sc + r * TT__ATT_BK;
+        if (j->causal)
+            for (c = 0; c < cols; c++) if (j0 + c > i0 + r) srow[c] = -INFINITY;
+        if (mask) {
+            const float *mrow = mask + (i0 + r) * j->ms[j->nb];
+            int64_t mstep = j->ms[j->nb + 1];
+            for (c = 0; c < cols; c++) {
+                float m = mrow[(j0 + c) * mstep];
+                srow[c] = j->mask_bool ? (m != 0.0f ? srow[c] : -INFINITY) : srow[c] + m;
+            }
+        }
+    }
+}
+
+/* p[i] = exp(p[i] - shift), vectorized. */
+static void tt__exp_shifted(float *TT__RESTRICT p, int64_t n, float shift) {
+    TT__EACH(n, p[i] = tt__expf(p[i] - shift));
+}
+
+/* Turns each row of the score tile into exp(score - new max), updates the row's max m and
+   sum l, and rescales its accumulator by exp(old max - new max). A row whose scores are
+   all masked so far keeps m = -inf, l = 0 and zero weights. */
+static void tt__att_softmax_step(const tt__att_job *j, int64_t rows, int64_t cols, float *sc, tt__att_bufs *b) {
+    int64_t r, c;
+    for (r = 0; r < rows; r++) {
+        float *p = sc + r * TT__ATT_BK, *a = b->acc + r * j->Evp;
+        float mnew = tt__maxf(b->m[r], tt__extreme_f32(p, cols, true)), corr;
+        if (mnew == -INFINITY) { for (c = 0; c < cols; c++) p[c] = 0.0f; continue; }
+        corr = b->m[r] == -INFINITY ? 0.0f : tt__expf(b->m[r] - mnew);
+        tt__exp_shifted(p, cols, mnew);
+        b->l[r] = b->l[r] * corr + (float)tt__sum_f64(p, cols);
+        b->m[r] = mnew;
+        if (corr != 1.0f) for (c = 0; c < j->Evp; c++) a[c] *= corr;
+    }
+}
+
+/* One task: TT__ATT_BQ query rows of one batch entry, against every key block. */
+static void tt__att_task(void *arg, int64_t t, int thread) {
+    const tt__att_job *j = (const tt__att_job *)arg;
+    int64_t b = t / j->n_qblocks, i0 = (t % j->n_qblocks) * TT__ATT_BQ, rows = tt__min64(TT__ATT_BQ, j->L - i0);
+    int64_t j0, r, e, Ev = j->Ev, Evp = j->Evp, ncols;
+    tt__att_bufs bf = tt__att_bufs_of(j, thread);
+    const float *q = j->q + tt__batch_offset(j, j->qs, b), *k = j->k + tt__batch_offset(j, j->ks, b);
+    const float *v = j->v + tt__batch_offset(j, j->vs, b), *mask = j->mask ? j->mask + tt__batch_offset(j, j->ms, b) : NULL;
+    float *y = j->y + (b * j->L + i0) * Ev;
+    tt__pack_a(bf.qp, q, j->qs[j->nb], 1, i0, TT__ATT_BQ, j->L, 0, j->E);
+    for (e = 0; e < TT__ATT_BQ * j->E; e++) bf.qp[e] *= j->scale;
+    for (r = 0; r < TT__ATT_BQ; r++) { bf.m[r] = -INFINITY; bf.l[r] = 0.0f; }
+    for (r = 0; r < TT__ATT_BQ * Evp; r++) bf.acc[r] = 0.0f;
+    for (j0 = 0; j0 < j->S && !(j->causal && j0 > i0 + rows - 1); j0 += TT__ATT_BK) {
+        int64_t cols = tt__min64(TT__ATT_BK, j->S - j0);
+        ncols = (cols + TT__NR - 1) / TT__NR * TT__NR;
+        tt__pack_b(bf.kp, k, 1, j->ks[j->nb], 0, j->E, 0, j->E, j0, cols);          /* kᵀ block: E x cols */
+        tt__att_gemm(bf.qp, bf.kp, j->E, ncols, bf.sc, TT__ATT_BK, 0);               /* scores = q kᵀ scale */
+        tt__att_mask(j, mask, i0, rows, j0, cols, bf.sc);
+        tt__att_softmax_step(j, rows, cols, bf.sc, &bf);
+        tt__pack_a(bf.pp, bf.sc, TT__ATT_BK, 1, 0, TT__ATT_BQ, rows, 0, cols);       /* weights: cols x BQ */
+        tt__pack_b(bf.vp, v, j->vs[j->nb], 1, j0, cols, 0, cols, 0, Ev);              /* v block: cols x Ev */
+        tt__att_gemm(bf.pp, bf.vp, cols, Evp, bf.acc, Evp, 1);                       /* acc += weights v */
+    }
+    for (r = 0; r < rows; r++) {
+        float inv = bf.l[r] > 0.0f ? 1.0f / bf.l[r] : NAN;   /* l == 0: every score of the row was masked */
+        for (e = 0; e < Ev; e++) y[r * Ev + e] = bf.acc[r * Evp + e] * inv;
+    }
+}
+
+static bool tt__exec_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *q = tt__contiguous_f32(ctx, c->name, c->in[0]), *k = tt__contiguous_f32(ctx, c->name, c->in[1]);
+    tt_tensor *v = tt__contiguous_f32(ctx, c->name, c->in[2]), *mask = NULL;
+    tt__att_job j;
+    int d;
+    if (c->in[3]) mask = tt__contiguous_f32(ctx, c->name, c->in[3]);
+    if (!q || !k || !v || (c->in[3] && !mask)) return false;
+    if (out->numel == 0) return true;
+    j.nb = out->ndim - 2;
+    j.L = q->shape[q->ndim - 2]; j.S = k->shape[k->ndim - 2];
+    j.E = q->shape[q->ndim - 1]; j.Ev = v->shape[v->ndim - 1];
+    j.n_batch = 1;
+    for (d = 0; d < j.nb; d++) { j.batch[d] = out->shape[d]; j.n_batch *= out->shape[d]; }
+    tt__aligned_strides(q, out->ndim, j.qs);
+    tt__aligned_strides(k, out->ndim, j.ks);
+    tt__aligned_strides(v, out->ndim, j.vs);
+    if (mask) tt__aligned_strides(mask, out->ndim, j.ms);
+    j.q = (const float *)tt__ptr(q); j.k = (const float *)tt__ptr(k); j.v = (const float *)tt__ptr(v);
+    j.mask = mask ? (const float *)tt__ptr(mask) : NULL;
+    j.mask_bool = c->in[3] && c->in[3]->dtype == TT_BOOL;
+    j.causal = c->a.i[0] != 0;
+    j.scale = c->a.f[0] > 0 ? c->a.f[0] : 1.0f / sqrtf((float)(j.E > 0 ? j.E : 1));
+    j.y = (float *)tt__ptr(out);
+    j.n_qblocks = (j.L + TT__ATT_BQ - 1) / TT__ATT_BQ;
+    j.Evp = (j.Ev + TT__NR - 1) / TT__NR * TT__NR;
+    j.scratch_floats = tt__att_scratch_floats(j.E, j.Evp);
+    j.scratch = (float *)tt__alloc(ctx, c->name, sizeof(float) * (size_t)(j.scratch_floats * ctx->n_threads));
+    if (!j.scratch) return false;
+    tt__parallel_for(ctx, tt__att_task, &j, j.n_batch * j.n_qblocks);
+    return true;
 }
 
 TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_tensor *k, tt_tensor *v,

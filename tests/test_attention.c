@@ -404,6 +404,17 @@ static void test_sdpa_long_sequence(void) {
         int64_t q2[3] = {1, 33, 1001}, k2[3] = {1, 65, 1001}, v2[3] = {1, 65, 7};
         AT_CASE(3, q2, 3, k2, 3, v2, 0, 0, NULL, 0, 0.0f, 73);
     }
+    {   /* lengths that are not multiples of the kernel's query and key blocks (32, 64) */
+        int64_t q3[3] = {2, 100, 24}, k3[3] = {2, 150, 24}, v3[3] = {2, 150, 9}, m3[2] = {100, 150}, mcol[2] = {100, 1};
+        AT_CASE(3, q3, 3, k3, 3, v3, 0, 0, NULL, 1, 0.0f, 74);           /* causal, L < S */
+        AT_CASE(3, q3, 3, k3, 3, v3, 2, 2, m3, 0, 0.0f, 75);             /* float mask with -inf entries */
+        AT_CASE(3, q3, 3, k3, 3, v3, 1, 2, m3, 1, 0.5f, 76);             /* bool mask and causal */
+        AT_CASE(3, q3, 3, k3, 3, v3, 2, 2, mcol, 0, 0.0f, 77);           /* a mask broadcast along keys */
+    }
+    {   /* L > S over several blocks, causal: rows past S see every key */
+        int64_t q4[3] = {1, 200, 8}, k4[3] = {1, 70, 8}, v4[3] = {1, 70, 33};
+        AT_CASE(3, q4, 3, k4, 3, v4, 0, 0, NULL, 1, 0.0f, 78);
+    }
 }
 
 /* q, k, v stored [B,L,H,E] and permuted to [B,H,L,E]; v a step-2 slice along E. */

@@ -518,6 +518,53 @@ static void th_eager_suite(tt_ctx *c, th_data *D, th_set *s, int check) {
         th_ref_conv2d(D->d[TH_IMG2], 1, 4, 40, 40, D->d[TH_CW2], 6, 5, 5, NULL, 1, 2, 1, 2, ref, ab);
         CHECK_SUM("conv2d groups", v, ref, ab, 6 * 40 * 40, 1e-6);
     }
+    {   /* depthwise (groups = channels, multiplier 1): the first input channel of each of
+           TH_CW2's first 4 filters, i.e. a [4,1,5,5] view */
+        tt_tensor *dw = tt_slice(c, tt_slice(c, T[TH_CW2], 0, 0, 4, 1), 1, 0, 1, 1);
+        double wd[4 * 25];
+        for (i = 0; i < 4 * 25; i++) wd[i] = D->d[TH_CW2][(i / 25) * 50 + i % 25];
+        v = TH_KEEP(c, s, "conv2d depthwise 5x5 40x40", tt_conv2d(c, T[TH_IMG2], dw, NULL, 1, 2, 1, 4));
+        if (check && v) {
+            th_ref_conv2d(D->d[TH_IMG2], 1, 4, 40, 40, wd, 4, 5, 5, NULL, 1, 2, 1, 4, ref, ab);
+            CHECK_SUM("conv2d depthwise", v, ref, ab, 4 * 40 * 40, 1e-6);
+        }
+    }
+    v = TH_KEEP(c, s, "max_pool2d 3 stride 2 pad 1", tt_max_pool2d(c, T[TH_IMG], 3, 2, 1));
+    if (check && v) {                                  /* [2,3,32,32] -> [2,3,16,16] */
+        int64_t p, oh, ow, kh, kw;
+        for (p = 0; p < 6; p++)
+            for (oh = 0; oh < 16; oh++)
+                for (ow = 0; ow < 16; ow++) {
+                    double m = -INFINITY;
+                    for (kh = 0; kh < 3; kh++)
+                        for (kw = 0; kw < 3; kw++) {
+                            int64_t ih = oh * 2 - 1 + kh, iw = ow * 2 - 1 + kw;
+                            if (ih >= 0 && ih < 32 && iw >= 0 && iw < 32 && D->d[TH_IMG][(p * 32 + ih) * 32 + iw] > m)
+                                m = D->d[TH_IMG][(p * 32 + ih) * 32 + iw];
+                        }
+                    ref[(p * 16 + oh) * 16 + ow] = m;
+                }
+        CHECK_ALLCLOSE(v, ref, 6 * 16 * 16, 0, 0);
+    }
+    v = TH_KEEP(c, s, "layer_norm(C3 rows of 60)", tt_layer_norm(c, T[TH_C3], 1, NULL, NULL, 1e-5f));
+    if (check && v) {
+        for (i = 0; i < 2000; i++) {
+            double mean = 0, var = 0;
+            int64_t k;
+            for (k = 0; k < 60; k++) mean += c3[i * 60 + k];
+            mean /= 60;
+            for (k = 0; k < 60; k++) var += (c3[i * 60 + k] - mean) * (c3[i * 60 + k] - mean);
+            for (k = 0; k < 60; k++) ref[i * 60 + k] = (c3[i * 60 + k] - mean) / sqrt(var / 60 + 1e-5);
+        }
+        CHECK_ALLCLOSE(v, ref, 120000, 1e-5, 1e-5);
+    }
+    {   /* attention on [2,3,100,200] views of TH_B (rows past one query block and one key block) */
+        int64_t qs[4] = {2, 3, 100, 200};
+        tt_tensor *qk = tt_reshape(c, T[TH_B], 4, qs);
+        v = TH_KEEP(c, s, "attention causal 100x100",
+                    tt_scaled_dot_product_attention(c, qk, tt_mul_scalar(c, qk, 0.5f), qk, NULL, true, 0.0f));
+        if (check && v) CHECK(v[0] == v[0]);           /* values are checked in test_attention.c; here: bitwise */
+    }
     free(at);
     free(a2t);
 }
