@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.2.0 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.3.0 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -30,9 +30,9 @@
      >>ewise        unary, binary, comparison, logical, where, cast; vectorizable exp/tanh
      >>reduce       sum, mean, max, min, prod, argmax, var, softmax, norms
      >>linalg       matmul (torch.matmul semantics), linear
-     >>conv         conv2d/conv1d (im2col + GEMM), pooling, upsampling
+     >>conv         conv2d/conv1d (im2col + GEMM, direct depthwise), pooling, upsampling
      >>shape        concat, stack, split, pad, gather, embedding, tile, ...
-     >>attention    scaled dot-product attention
+     >>attention    scaled dot-product attention (flash-style tiles)
      >>trace        the tape: ops recorded while a trace runs, tracer warnings
      >>graph        passes (DCE, CSE, folding, simplification, BN folding, fusion),
                     memory plan, executor, checker, Graphviz, compile cache
@@ -57,12 +57,23 @@
      written straight and checked once at the end. Nothing aborts on user error; running
      out of arena memory is an error like any other. tt_clear_error() resets the state.
 
-   LIMITS (v0.2)
+   LIMITS (v0.3)
      All arithmetic computes in f32; f16/bf16 are storage types (tt_cast converts them).
      Arithmetic on i32/bool inputs converts them to f32. Tensors have at most TT_MAX_DIMS dims.
-     Kernels run on one thread (the threaded executor is planned). Tracing needs the heap.
+     Tracing needs the heap. SIMD kernels (AVX-512, AVX2+FMA) are chosen at compile time:
+     build with -march=native (or the target's flags) to get them; other builds run the
+     plain-C twins, which the tests compare against the SIMD versions.
+
+   PERFORMANCE NOTES
+     Kernels use a pthread pool per context (tt_ctx_desc.n_threads; 0 = the online cores).
+     Work is cut into tasks from the shapes alone and every sum has a fixed order, so
+     results are bitwise the same for any thread count. matmul/linear/conv use a packed,
+     cache-blocked SGEMM; attention is flash-style (one score tile per thread).
 
    RECENT CHANGES
+     0.3.0  threads (pool per context, deterministic tasks), packed SGEMM with AVX-512/AVX2
+            micro-kernels, direct depthwise conv, flash-style attention, vectorized erf,
+            softmax, norms and reductions.
      0.2.0  tracing: tape, graphs, passes, fused elementwise chains, memory plan, checker,
             compile cache; ops dispatched through one table; vectorizable exp/tanh.
      0.1.0  tensors, views, the eager op set, sticky errors, arenas and scopes.
@@ -78,9 +89,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  2
+#define TT_VERSION_MINOR  3
 #define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.2.0"
+#define TT_VERSION_STRING "0.3.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */
@@ -3883,13 +3894,14 @@ TT_API tt_tensor *tt_linear(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_ten
 }
 
 /* ==========================================================================
- * >>conv   conv2d/conv1d (im2col + GEMM), pooling, upsampling
+ * >>conv   conv2d/conv1d (im2col + GEMM, direct depthwise), pooling, upsampling
  *
  * Convolution unrolls, per image and group, every receptive field into a column of a
  * [Cin/groups*kh*kw, OH*OW] matrix (im2col; zeros where the window hangs over the
  * padding), then one GEMM with the group's weights gives all output channels. A 1x1
  * convolution with stride 1 and no padding needs no unrolling: the image is the matrix.
- * conv1d is conv2d on a height-1 image.
+ * Depthwise convolution (one input channel per group) slides its window directly: a
+ * GEMM per channel would have a single row. conv1d is conv2d on a height-1 image.
  * ========================================================================== */
 
 /* Work on independent planes (one image channel each), a few planes per task: the tasks
