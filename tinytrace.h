@@ -3446,15 +3446,20 @@ TT_API tt_tensor *tt_group_norm(tt_ctx *ctx, tt_tensor *x, int groups, tt_tensor
  * ========================================================================== */
 #define TT__GEMM_KC 128           /* rows of B per block: 128 x N floats stay in L2 for N <= 4096 */
 
-/* Dot product with 8 independent partial sums (vectorizable without reassociation). */
+/* Dot product with 32 independent partial sums: vectorizable without reassociation, and
+   enough independent accumulators (4 AVX registers) to hide the add latency, so a long
+   dot product runs at the speed memory delivers b. */
+#define TT__DOT_LANES 32
 static float tt__dot(const float *TT__RESTRICT a, const float *TT__RESTRICT b, int64_t n) {
-    float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    float s[TT__DOT_LANES] = {0};
     int64_t i = 0;
-    int l;
-    for (; i + 8 <= n; i += 8)
-        for (l = 0; l < 8; l++) s[l] += a[i + l] * b[i + l];
-    for (; i < n; i++) s[0] += a[i] * b[i];
-    return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+    int l, w;
+    for (; i + TT__DOT_LANES <= n; i += TT__DOT_LANES)
+        for (l = 0; l < TT__DOT_LANES; l++) s[l] += a[i + l] * b[i + l];
+    for (; i < n; i++) s[i % TT__DOT_LANES] += a[i] * b[i];
+    for (w = TT__DOT_LANES / 2; w > 0; w /= 2)
+        for (l = 0; l < w; l++) s[l] += s[l + w];
+    return s[0];
 }
 
 /* c[j] += a * b[j]: the inner loop of the row-times-matrix GEMM. */
