@@ -3939,18 +3939,21 @@ static int64_t tt__out_size(int64_t in, int64_t k, int stride, int pad, int dil)
 typedef struct tt__conv_job {
     const float   *x, *w, *b;
     float         *y;                  /* im2col: the column matrix; depthwise: the output */
+    float         *out;                /* batched GEMM: the conv output the product is spread into */
     int64_t        C, H, W, O, Og, KH, KW, OH, OW;
+    int64_t        Cim, col_ld, n0, m; /* im2col: channels per image, column matrix row length; batch */
     tt_conv_params p;
 } tt__conv_job;
 
-/* The rows of the column matrix that input channel c gives: one per (kh, kw). */
-static void tt__im2col_plane(const void *arg, int64_t c) {
+/* The rows of the column matrix that one input channel of one image gives, one per
+   (kh, kw); plane = image * Cim + channel, images side by side along the rows. */
+static void tt__im2col_plane(const void *arg, int64_t plane) {
     const tt__conv_job *j = (const tt__conv_job *)arg;
-    int64_t kh, kw, oh, ow, OH = j->OH, OW = j->OW;
-    const float *x = j->x + c * j->H * j->W;
+    int64_t kh, kw, oh, ow, OH = j->OH, OW = j->OW, img = plane / j->Cim, c = plane % j->Cim;
+    const float *x = j->x + (img * j->C + c) * j->H * j->W;
     for (kh = 0; kh < j->KH; kh++)
         for (kw = 0; kw < j->KW; kw++) {
-            float *dst = j->y + ((c * j->KH + kh) * j->KW + kw) * OH * OW;
+            float *dst = j->y + ((c * j->KH + kh) * j->KW + kw) * j->col_ld + img * OH * OW;
             for (oh = 0; oh < OH; oh++) {
                 int64_t ih = oh * j->p.stride[0] - j->p.padding[0] + kh * j->p.dilation[0];
                 float *d = dst + oh * OW;
@@ -3961,6 +3964,17 @@ static void tt__im2col_plane(const void *arg, int64_t c) {
                 }
             }
         }
+}
+
+/* Batched GEMM result [O, m images x OH*OW] into the output [n0 + image, O, OH*OW], plus
+   bias; plane = image * O + channel. */
+static void tt__conv_spread_plane(const void *arg, int64_t plane) {
+    const tt__conv_job *j = (const tt__conv_job *)arg;
+    int64_t img = plane / j->O, o = plane % j->O, hw = j->OH * j->OW;
+    const float *TT__RESTRICT src = j->y + o * j->m * hw + img * hw;
+    float *TT__RESTRICT dst = j->out + ((j->n0 + img) * j->O + o) * hw;
+    float bias = j->b ? j->b[o] : 0.0f;
+    TT__EACH(hw, dst[i] = src[i] + bias);
 }
 
 /* The output columns ow whose input column ow*s - pad + off lies inside [0, W): [*lo, *hi). */
@@ -4077,6 +4091,34 @@ static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return true;
 }
 
+/* Images per GEMM in the batched path: their column matrix stays under 16 MiB. */
+#define TT__CONV_COL_FLOATS ((int64_t)4 << 20)
+
+/* groups == 1 and several images: one im2col for j->m images side by side, one GEMM for
+   all of them (a wide product keeps the micro-kernel busy where one small image would
+   not), then the result is spread into the [N,O,OH,OW] output with the bias. */
+static bool tt__conv_batched(tt_ctx *ctx, const char *name, tt__conv_job *j, int64_t N, int64_t Kc) {
+    int64_t hw = j->OH * j->OW, per = j->m, n0;
+    const float *x0 = j->x;
+    float *col = (float *)tt__alloc(ctx, name, (size_t)(Kc * j->m * hw) * sizeof(float));
+    float *prod = col ? (float *)tt__alloc(ctx, name, (size_t)(j->O * j->m * hw) * sizeof(float)) : NULL;
+    if (!prod) return false;
+    for (n0 = 0; n0 < N; n0 += per) {
+        int64_t m = tt__min64(per, N - n0);
+        j->x = x0 + n0 * j->C * j->H * j->W;
+        j->y = col;
+        j->Cim = j->C;
+        j->col_ld = m * hw;
+        tt__for_planes(ctx, tt__im2col_plane, j, m * j->C, j->KH * j->KW * hw);
+        tt__gemm(ctx, j->O, m * hw, Kc, j->w, Kc, 1, col, m * hw, 1, prod);
+        j->y = prod;
+        j->n0 = n0;
+        j->m = m;
+        tt__for_planes(ctx, tt__conv_spread_plane, j, m * j->O, hw);
+    }
+    return true;
+}
+
 static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_conv_params p = tt__conv_params_of(&c->a);
     tt_tensor x4, w4, *xc, *wc;
@@ -4099,13 +4141,17 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     G = p.groups; Cg = C / G; Og = O / G; Kc = Cg * KH * KW;
     xd = (const float *)tt__ptr(xc);
     wd = (const float *)tt__ptr(wc);
-    j.x = xd; j.w = wd; j.b = bd; j.y = yd; j.p = p;
+    j.x = xd; j.w = wd; j.b = bd; j.y = yd; j.out = yd; j.p = p;
     j.C = C; j.H = H; j.W = W; j.O = O; j.Og = Og; j.KH = KH; j.KW = KW; j.OH = OH; j.OW = OW;
     if (G > 1 && Cg == 1) {                            /* depthwise: a direct kernel, bias included */
         tt__for_planes(ctx, tt__depthwise_plane, &j, N * O, OH * OW * KH * KW);
         return true;
     }
     direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
+    j.m = tt__min64(N, tt__max64(1, TT__CONV_COL_FLOATS / (Kc * OH * OW)));
+    if (G == 1 && !direct && j.m > 1) return tt__conv_batched(ctx, c->name, &j, N, Kc);
+    j.Cim = Cg;
+    j.col_ld = OH * OW;
     if (!direct) {
         col = (float *)tt__alloc(ctx, c->name, (size_t)(Kc * OH * OW) * sizeof(float));
         if (!col) return false;

@@ -165,6 +165,7 @@ static void test_conv2d_basic(void) {
     CV_SQ(2, 2, 9, 7, 3, 5, 3, 2, 2, 1, 1, 0, 12);
     CV_SQ(1, 2, 7, 9, 3, 3, 5, 1, 2, 2, 1, 1, 13);  /* 3x5 with dilation */
     CV_SQ(1, 16, 5, 5, 3, 3, 3, 1, 1, 1, 1, 1, 14); /* deeper reduction: 144 terms */
+    CV_SQ(3, 16, 100, 100, 2, 3, 3, 1, 1, 1, 1, 1, 15); /* 3 images, GEMMs of at most 2 (16 MiB of columns) */
 }
 
 static void test_conv2d_stride_padding_dilation(void) {
