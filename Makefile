@@ -6,7 +6,8 @@
 #                   gcc -march=native for the SIMD kernels) and once under AddressSanitizer + UBSan;
 #                   ends with "N passed, N failed"
 #   make test-quick the suite once, gcc C99 (TEST_FILES=tests/test_x.c limits it; BUILD=dir)
-#   make bench      small benchmarks (never part of test)
+#   make bench      the benchmark suite: machine limits, then every workload eager and compiled
+#                   on 1 and all threads; one table, also in bench/out/results.csv (never part of test)
 #   make clean      remove build/
 
 CC      ?= cc
