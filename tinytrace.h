@@ -2471,15 +2471,6 @@ static tt_tensor *tt__contiguous_f32(tt_ctx *ctx, const char *op, tt_tensor *x) 
     return (x->dtype == TT_F32 && tt_is_contiguous(x)) ? x : tt__copy_as(ctx, op, x, TT_F32);
 }
 
-/* Pointer to n floats of a row with stride s: the row itself when s == 1, else gathered. */
-static const float *tt__gather(const float *p, int64_t s, int64_t n, float *buf) {
-    int64_t i;
-    if (s == 1) return p;
-    if (s == 0) { for (i = 0; i < n; i++) buf[i] = p[0]; return buf; }
-    for (i = 0; i < n; i++) buf[i] = p[i * s];
-    return buf;
-}
-
 /* Runs stmt for i = 0..n-1 in blocks of 8 (then a tail): the form that GCC vectorizes
    at -O2, whose cheap cost model skips plain loops of unknown length. */
 #define TT__EACH(n, stmt) do {                                              \
@@ -2488,6 +2479,15 @@ static const float *tt__gather(const float *p, int64_t s, int64_t n, float *buf)
             for (l_ = 0; l_ < 8; l_++) { int64_t i = i_ + l_; stmt; }       \
         for (; i_ < (n); i_++) { int64_t i = i_; stmt; }                    \
     } while (0)
+
+/* Pointer to n floats of a row with stride s: the row itself when s == 1, else gathered. */
+static const float *tt__gather(const float *p, int64_t s, int64_t n, float *buf) {
+    int64_t i;
+    if (s == 1) return p;
+    if (s == 0) { float v = p[0]; TT__EACH(n, buf[i] = v); return buf; }   /* a broadcast scalar */
+    for (i = 0; i < n; i++) buf[i] = p[i * s];
+    return buf;
+}
 
 /* Vectorizable exp and tanh: plain C with selects instead of branches, so GCC and clang
    vectorize them inside TT__EACH blocks (libm's expf/tanhf are calls, and glibc's tanhf
@@ -3985,6 +3985,13 @@ static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64
     if (*hi < *lo) *hi = *lo;
 }
 
+/* d[q] += w * r[q*s] for q < n: one depthwise kernel tap over a run of outputs. */
+static void tt__tap_mul_add(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n, float w) {
+    int64_t q;
+    if (s == 1) TT__EACH(n, d[i] += w * r[i]);
+    else        for (q = 0; q < n; q++) d[q] += w * r[q * s];
+}
+
 /* Depthwise convolution (one input channel per group), one output plane (n, o): a direct
    sliding window, each weight times a contiguous run of input when the stride is 1. */
 static void tt__depthwise_plane(const void *arg, int64_t plane) {
@@ -4000,11 +4007,8 @@ static void tt__depthwise_plane(const void *arg, int64_t plane) {
             if (ih < 0 || ih >= j->H) continue;
             for (kw = 0; kw < j->KW; kw++) {
                 int64_t off = kw * j->p.dilation[1], s = j->p.stride[1];
-                const float *TT__RESTRICT r = src + ih * j->W + off - j->p.padding[1];
-                float wv = wk[kh * j->KW + kw];
                 tt__window_cols(j->W, OW, s, j->p.padding[1], off, &lo, &hi);
-                if (s == 1) TT__EACH(hi - lo, d[lo + i] += wv * r[lo + i]);
-                else        { int64_t q; for (q = lo; q < hi; q++) d[q] += wv * r[q * s]; }
+                tt__tap_mul_add(d + lo, src + ih * j->W + (lo * s + off - j->p.padding[1]), s, hi - lo, wk[kh * j->KW + kw]);
             }
         }
         if (j->b) { float bv = j->b[o]; TT__EACH(OW, d[i] += bv); }
@@ -4242,23 +4246,42 @@ typedef struct tt__window_job {
     int          op;
 } tt__window_job;
 
+/* d[q] = max(d[q], row[q*s + off]) or d[q] += row[q*s + off] for q in [lo, hi): one kernel
+   tap over a row (off may be negative; every index read is inside the row). */
+static void tt__pool_tap(float *TT__RESTRICT d, const float *TT__RESTRICT row, int64_t s, int64_t off, int64_t lo, int64_t hi,
+                         bool is_max) {
+    const float *r = row + (lo * s + off);
+    int64_t q;
+    d += lo;
+    if (s == 1 && is_max) TT__EACH(hi - lo, d[i] = tt__maxf(d[i], r[i]));
+    else if (s == 1)      TT__EACH(hi - lo, d[i] += r[i]);
+    else if (is_max)      for (q = 0; q < hi - lo; q++) d[q] = tt__maxf(d[q], r[q * s]);
+    else                  for (q = 0; q < hi - lo; q++) d[q] += r[q * s];
+}
+
+/* One output plane: for each output row, every kernel tap that lands inside the input
+   updates a run of outputs at once (no per-output bounds checks). Average pooling divides
+   by kernel*kernel: padding counts, as PyTorch's default. */
 static void tt__pool_plane(const void *arg, int64_t plane) {
     const tt__window_job *j = (const tt__window_job *)arg;
     const float *src = j->x + plane * j->H * j->W;
     float *dst = j->y + plane * j->OH * j->OW;
-    int64_t oh, ow, i, k, W = j->W;
-    for (oh = 0; oh < j->OH; oh++)
-        for (ow = 0; ow < j->OW; ow++) {
-            int64_t h0 = oh * j->stride - j->padding, w0 = ow * j->stride - j->padding;
-            float m = -INFINITY;
-            double s = 0;
-            for (i = tt__max64(h0, 0); i < tt__min64(h0 + j->kernel, j->H); i++)
-                for (k = tt__max64(w0, 0); k < tt__min64(w0 + j->kernel, W); k++) {
-                    m = tt__maxf(m, src[i * W + k]);
-                    s += src[i * W + k];
-                }
-            dst[oh * j->OW + ow] = j->op == TT__OP_MAX_POOL2D ? m : (float)(s / ((double)j->kernel * (double)j->kernel));  /* padding counts */
+    bool is_max = j->op == TT__OP_MAX_POOL2D;
+    float inv = 1.0f / (float)(j->kernel * j->kernel);
+    int64_t oh, kh, kw, q, lo, hi, OW = j->OW;
+    for (oh = 0; oh < j->OH; oh++) {
+        float *d = dst + oh * OW;
+        for (q = 0; q < OW; q++) d[q] = is_max ? -INFINITY : 0.0f;
+        for (kh = 0; kh < j->kernel; kh++) {
+            int64_t ih = oh * j->stride - j->padding + kh;
+            if (ih < 0 || ih >= j->H) continue;
+            for (kw = 0; kw < j->kernel; kw++) {
+                tt__window_cols(j->W, OW, j->stride, j->padding, kw, &lo, &hi);
+                tt__pool_tap(d, src + ih * j->W, j->stride, kw - j->padding, lo, hi, is_max);
+            }
         }
+        if (!is_max) for (q = 0; q < OW; q++) d[q] *= inv;
+    }
 }
 
 static bool tt__exec_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
