@@ -3662,14 +3662,36 @@ static TT__MAYBE_UNUSED void tt__pack_b(float *TT__RESTRICT Bp, const float *TT_
         }
 }
 
-/* B packing, TT__PACK_ROWS rows of the panel per task. */
+/* The same for a B whose columns are contiguous (sbk == 1: the weight of a linear layer,
+   [out,in], read as its transpose): one NR-column sliver s, each column read down k. */
+static TT__MAYBE_UNUSED void tt__pack_b_cols(float *TT__RESTRICT Bp, const float *TT__RESTRICT B, int64_t sbn, int64_t p0,
+                                             int64_t kc, int64_t j0, int64_t nc, int64_t s) {
+    int64_t k, c, cols = tt__min64(TT__NR, nc - s);
+    float *dst = Bp + s * kc;
+    for (c = 0; c < cols; c++) {
+        const float *src = B + (j0 + s + c) * sbn + p0;
+        for (k = 0; k < kc; k++) dst[k * TT__NR + c] = src[k];
+    }
+    for (; c < TT__NR; c++)
+        for (k = 0; k < kc; k++) dst[k * TT__NR + c] = 0.0f;
+}
+
+/* B packing: TT__PACK_ROWS rows of the panel per task, or one sliver per task when B's
+   columns are contiguous. */
 #define TT__PACK_ROWS 8
 typedef struct tt__packb_job { float *Bp; const float *B; int64_t sbk, sbn, p0, kc, j0, nc; } tt__packb_job;
+
+static TT__MAYBE_UNUSED bool tt__packb_by_cols(const tt__packb_job *j) { return j->sbk == 1 && j->sbn != 1; }
+
+static TT__MAYBE_UNUSED int64_t tt__packb_tasks(const tt__packb_job *j) {
+    return tt__packb_by_cols(j) ? (j->nc + TT__NR - 1) / TT__NR : (j->kc + TT__PACK_ROWS - 1) / TT__PACK_ROWS;
+}
 
 static TT__MAYBE_UNUSED void tt__packb_task(void *arg, int64_t t, int thread) {
     const tt__packb_job *j = (const tt__packb_job *)arg;
     (void)thread;
-    tt__pack_b(j->Bp, j->B, j->sbk, j->sbn, j->p0, j->kc, t * TT__PACK_ROWS, tt__min64(j->kc, (t + 1) * TT__PACK_ROWS), j->j0, j->nc);
+    if (tt__packb_by_cols(j)) tt__pack_b_cols(j->Bp, j->B, j->sbn, j->p0, j->kc, j->j0, j->nc, t * TT__NR);
+    else tt__pack_b(j->Bp, j->B, j->sbk, j->sbn, j->p0, j->kc, t * TT__PACK_ROWS, tt__min64(j->kc, (t + 1) * TT__PACK_ROWS), j->j0, j->nc);
 }
 
 typedef struct tt__sgemm_job {
@@ -3741,7 +3763,7 @@ static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N,
                 tt__packb_job pb;
                 pb.Bp = Bp; pb.B = B; pb.sbk = sbk; pb.sbn = sbn; pb.p0 = pc; pb.kc = j.kc;
                 pb.j0 = jc; pb.nc = j.nc;
-                tt__parallel_for(ctx, tt__packb_task, &pb, (j.kc + TT__PACK_ROWS - 1) / TT__PACK_ROWS);
+                tt__parallel_for(ctx, tt__packb_task, &pb, tt__packb_tasks(&pb));
             }
             j.Bp = Bp;
             tt__parallel_for(ctx, tt__sgemm_task, &j, (M + j.i_step - 1) / j.i_step);
