@@ -954,22 +954,23 @@ static void tt__sys_free(tt_ctx *ctx, void *p) {
     else TT_FREE(p, ctx->allocator.user);
 }
 
-/* A heap block with at least `need` usable bytes, appended after ctx->cur: a spare one
-   when one is big enough (so a loop of scopes stops calling malloc), else a new one. */
+/* A heap block with at least `need` usable bytes, appended after ctx->cur: the smallest
+   spare one that is big enough (best fit, so a loop of scopes finds the same blocks again
+   and stops calling malloc and faulting in fresh pages), else a new one. */
 static tt__block *tt__block_new(tt_ctx *ctx, size_t need) {
     size_t usable = need > ctx->block_size ? need : ctx->block_size;
     size_t total = sizeof(tt__block) + TT__ALIGN + usable;
     void *raw;
-    tt__block *blk, **link;
-    for (link = &ctx->spare; *link; link = &(*link)->next) {
-        if ((*link)->size >= need) {
-            blk = *link;
-            *link = blk->next;
-            blk->next = NULL;
-            blk->used = 0;
-            if (ctx->cur) ctx->cur->next = blk; else ctx->first = blk;
-            return blk;
-        }
+    tt__block *blk, **link, **best = NULL;
+    for (link = &ctx->spare; *link; link = &(*link)->next)
+        if ((*link)->size >= need && (!best || (*link)->size < (*best)->size)) best = link;
+    if (best) {
+        blk = *best;
+        *best = blk->next;
+        blk->next = NULL;
+        blk->used = 0;
+        if (ctx->cur) ctx->cur->next = blk; else ctx->first = blk;
+        return blk;
     }
     if (total < usable) return NULL;                               /* size_t overflow */
     raw = tt__sys_alloc(ctx, total);
