@@ -2,13 +2,17 @@
 #
 #   make            build the examples (build/examples/*)
 #   make demo       build and run the example a newcomer should see first
-#   make test       header compile matrix + the suite built 4 ways (gcc C99, clang C11, g++ C++17,
-#                   gcc -march=native for the SIMD kernels) and once under AddressSanitizer + UBSan;
+#   make test       header compile matrix + the suite built 5 ways (gcc C99, clang C11, g++ C++17,
+#                   gcc -march=native and -mavx2 -mfma for the SIMD kernels) and once under
+#                   AddressSanitizer + UBSan;
 #                   ends with "N passed, N failed"
 #   make test-quick the suite once, gcc C99 (TEST_FILES=tests/test_x.c limits it; BUILD=dir)
 #   make bench      the benchmark suite: machine limits, then every workload eager and compiled
 #                   on 1 and all threads; one table, also in bench/out/results.csv (never part of test)
 #   make clean      remove build/
+
+# Build the test programs side by side (their runs stay in order, in the recipe of `test`).
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 
 CC      ?= cc
 GCC     ?= gcc
@@ -56,6 +60,9 @@ $(BUILD)/test_cpp17: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
 # The same suite with the machine's SIMD (AVX2/AVX-512 micro-kernels where the CPU has them).
 $(BUILD)/test_native: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
 	$(GCC) -std=c99 $(WARN) $(OPT) -march=native -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
+# And with AVX2+FMA only, for the 6x16 micro-kernel (run where the CPU has AVX2 and FMA).
+$(BUILD)/test_avx2: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+	$(GCC) -std=c99 $(WARN) $(OPT) -mavx2 -mfma -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 $(BUILD)/test_asan: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
 	$(CLANG) -std=c11 $(WARN) -O1 -g $(SANITIZE) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 
@@ -74,7 +81,7 @@ compile-matrix:
 	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)$$'; then \
 	   echo "firmware build references malloc, stdio or pthreads"; exit 1; fi
 
-test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_asan examples
+test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_avx2 $(BUILD)/test_asan examples
 	./$(BUILD)/test_c99 > $(BUILD)/test_c99.log || { cat $(BUILD)/test_c99.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_c99.log
 	./$(BUILD)/test_c11_clang > $(BUILD)/test_c11.log || { cat $(BUILD)/test_c11.log; exit 1; }
@@ -83,6 +90,9 @@ test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp
 	@tail -n 1 $(BUILD)/test_cpp17.log
 	./$(BUILD)/test_native > $(BUILD)/test_native.log || { cat $(BUILD)/test_native.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_native.log
+	@if grep -q avx2 /proc/cpuinfo 2>/dev/null && grep -q fma /proc/cpuinfo; then \
+	   ./$(BUILD)/test_avx2 > $(BUILD)/test_avx2.log || { cat $(BUILD)/test_avx2.log; exit 1; }; \
+	   tail -n 1 $(BUILD)/test_avx2.log; else echo "no AVX2+FMA on this CPU: test_avx2 not run"; fi
 	@for e in $(EXAMPLES); do echo "running $$e"; ./$$e > /dev/null || exit 1; done
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/test_asan
 

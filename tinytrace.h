@@ -649,6 +649,21 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__HAS_THREADS 0
 #endif
 
+/* With GCC/clang atomics, pool threads spin a little before sleeping (a wake-up through
+   the kernel costs microseconds, as much as a small op) and take tasks from a shared
+   counter (a thread slowed by another program does not hold the others up). */
+#if TT__HAS_THREADS && (defined(__GNUC__) || defined(__clang__))
+#define TT__ATOMICS 1
+#define TT__SPINS   4000
+#if defined(__x86_64__) || defined(__i386__)
+#define TT__CPU_RELAX() __builtin_ia32_pause()
+#else
+#define TT__CPU_RELAX() ((void)0)
+#endif
+#else
+#define TT__ATOMICS 0
+#endif
+
 
 #ifdef TT_NO_MALLOC
 #  if defined(TT_MALLOC) || defined(TT_FREE)
@@ -1224,8 +1239,41 @@ struct tt__pool {
     int64_t          n_tasks;
     uint64_t         generation;       /* bumped for every job */
     int              pending;          /* workers still busy with it */
+    int64_t          next;             /* the next task nobody has taken (TT__ATOMICS) */
     bool             stop;
 };
+
+#if TT__ATOMICS
+#define TT__LOAD(p)        __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define TT__STORE(p, v)    __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define TT__DEC(p)         __atomic_sub_fetch((p), 1, __ATOMIC_ACQ_REL)
+
+/* Spin until *p differs from v, or until *p is 0, for at most TT__SPINS rounds (the caller
+   then sleeps on the condition variable if it must). */
+static void tt__spin_until_changed(const uint64_t *p, uint64_t v) {
+    int i;
+    for (i = 0; i < TT__SPINS && TT__LOAD(p) == v; i++) TT__CPU_RELAX();
+}
+static void tt__spin_until_zero(const int *p) {
+    int i;
+    for (i = 0; i < TT__SPINS && TT__LOAD(p) != 0; i++) TT__CPU_RELAX();
+}
+#else
+#define TT__LOAD(p)        (*(p))
+#define TT__STORE(p, v)    (*(p) = (v))
+#define TT__DEC(p)         (--*(p))
+#endif
+
+/* A thread's part of the job: tasks from the shared counter, or a fixed share. The task
+   boundaries are the same either way, so results do not depend on who runs what. */
+static void tt__run_job(struct tt__pool *pool, tt__task_fn fn, void *arg, int64_t n, int t) {
+#if TT__ATOMICS
+    int64_t i;
+    while ((i = __atomic_fetch_add(&pool->next, 1, __ATOMIC_RELAXED)) < n) fn(arg, i, t);
+#else
+    tt__run_share(fn, arg, n, t, pool->n_workers + 1);
+#endif
+}
 
 static void *tt__worker_main(void *p) {
     tt__worker *w = (tt__worker *)p;
@@ -1235,15 +1283,18 @@ static void *tt__worker_main(void *p) {
         tt__task_fn fn;
         void *arg;
         int64_t n;
+#if TT__ATOMICS
+        tt__spin_until_changed(&pool->generation, seen);  /* a new job soon: no sleep needed */
+#endif
         pthread_mutex_lock(&pool->mu);
-        while (pool->generation == seen && !pool->stop) pthread_cond_wait(&pool->wake, &pool->mu);
+        while (TT__LOAD(&pool->generation) == seen && !pool->stop) pthread_cond_wait(&pool->wake, &pool->mu);
         if (pool->stop) { pthread_mutex_unlock(&pool->mu); return NULL; }
-        seen = pool->generation;
+        seen = TT__LOAD(&pool->generation);
         fn = pool->fn; arg = pool->arg; n = pool->n_tasks;
         pthread_mutex_unlock(&pool->mu);
-        tt__run_share(fn, arg, n, w->index, pool->n_workers + 1);
+        tt__run_job(pool, fn, arg, n, w->index);
         pthread_mutex_lock(&pool->mu);
-        if (--pool->pending == 0) pthread_cond_signal(&pool->done);
+        if (TT__DEC(&pool->pending) == 0) pthread_cond_signal(&pool->done);
         pthread_mutex_unlock(&pool->mu);
     }
 }
@@ -1319,13 +1370,17 @@ static void tt__parallel_for(tt_ctx *ctx, tt__task_fn fn, void *arg, int64_t n_t
     if (!pool) { tt__run_share(fn, arg, n_tasks, 0, 1); return; }
     pthread_mutex_lock(&pool->mu);
     pool->fn = fn; pool->arg = arg; pool->n_tasks = n_tasks;
-    pool->pending = pool->n_workers;
-    pool->generation++;
+    pool->next = 0;
+    TT__STORE(&pool->pending, pool->n_workers);
+    TT__STORE(&pool->generation, pool->generation + 1);
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->mu);
-    tt__run_share(fn, arg, n_tasks, 0, pool->n_workers + 1);
+    tt__run_job(pool, fn, arg, n_tasks, 0);
+#if TT__ATOMICS
+    tt__spin_until_zero(&pool->pending);               /* workers finishing their last tasks */
+#endif
     pthread_mutex_lock(&pool->mu);
-    while (pool->pending > 0) pthread_cond_wait(&pool->done, &pool->mu);
+    while (TT__LOAD(&pool->pending) > 0) pthread_cond_wait(&pool->done, &pool->mu);
     pthread_mutex_unlock(&pool->mu);
 #else
     tt__run_share(fn, arg, n_tasks, 0, 1);
