@@ -485,13 +485,13 @@ def fmt_opt(value, fmt):
 def print_torch_table(records):
     print("\nPyTorch results (median and p95 of the timed runs; first call includes compilation)")
     print("(others: cores that other programs kept busy during the timed runs)")
-    print("%-17s %-27s %3s %10s %10s %9s %8s %9s %7s" % (
+    print("%-17s %-36s %3s %10s %10s %9s %8s %9s %7s" % (
         "workload", "mode", "thr", "median_ms", "p95_ms", "GFLOP/s", "GB/s", "first_s", "others"))
     for r in sorted(records, key=record_order):
         if "median_ms" not in r:
-            print("%-17s %-27s %3d   skipped: %s" % (r["workload"], r["mode"], r["threads"], r["skipped"]))
+            print("%-17s %-36s %3d   skipped: %s" % (r["workload"], r["mode"], r["threads"], r["skipped"]))
             continue
-        print("%-17s %-27s %3d %10.3f %10.3f %9s %8s %9.2f %7s" % (
+        print("%-17s %-36s %3d %10.3f %10.3f %9s %8s %9.2f %7s" % (
             r["workload"], r["mode"], r["threads"], r["median_ms"], r["p95_ms"],
             fmt_opt(r.get("gflops"), "%.1f"), fmt_opt(r.get("gbytes_s"), "%.1f"), r["first_call_s"],
             fmt_opt(r.get("other_cores"), "%.2f")))
