@@ -4035,23 +4035,41 @@ typedef struct tt__conv_job {
     tt_conv_params p;
 } tt__conv_job;
 
+/* The output columns ow whose input column ow*s - pad + off lies inside [0, W): [*lo, *hi). */
+static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64_t off, int64_t *lo, int64_t *hi) {
+    int64_t first = pad - off, last = W - 1 + pad - off;
+    *lo = first <= 0 ? 0 : (first + s - 1) / s;
+    *hi = last < 0 ? 0 : tt__min64(OW, last / s + 1);
+    if (*hi < *lo) *hi = *lo;
+}
+
+/* d[q] = r[q*s] for q < n (a contiguous copy when s is 1). */
+static void tt__copy_strided(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
+    int64_t q;
+    if (s == 1) memcpy(d, r, sizeof(float) * (size_t)n);
+    else for (q = 0; q < n; q++) d[q] = r[q * s];
+}
+
 /* The rows of the column matrix that one input channel of one image gives, one per
-   (kh, kw); plane = image * Cim + channel, images side by side along the rows. */
+   (kh, kw); plane = image * Cim + channel, images side by side along the rows. Each output
+   row is zeros where the window hangs over the padding and one (strided) copy of an input
+   row in between. */
 static void tt__im2col_plane(const void *arg, int64_t plane) {
     const tt__conv_job *j = (const tt__conv_job *)arg;
-    int64_t kh, kw, oh, ow, OH = j->OH, OW = j->OW, img = plane / j->Cim, c = plane % j->Cim;
+    int64_t kh, kw, oh, q, lo, hi, OH = j->OH, OW = j->OW, img = plane / j->Cim, c = plane % j->Cim;
     const float *x = j->x + (img * j->C + c) * j->H * j->W;
     for (kh = 0; kh < j->KH; kh++)
         for (kw = 0; kw < j->KW; kw++) {
             float *dst = j->y + ((c * j->KH + kh) * j->KW + kw) * j->col_ld + img * OH * OW;
+            int64_t off = kw * j->p.dilation[1], s = j->p.stride[1];
+            tt__window_cols(j->W, OW, s, j->p.padding[1], off, &lo, &hi);
             for (oh = 0; oh < OH; oh++) {
                 int64_t ih = oh * j->p.stride[0] - j->p.padding[0] + kh * j->p.dilation[0];
                 float *d = dst + oh * OW;
-                if (ih < 0 || ih >= j->H) { for (ow = 0; ow < OW; ow++) d[ow] = 0.0f; continue; }
-                for (ow = 0; ow < OW; ow++) {
-                    int64_t iw = ow * j->p.stride[1] - j->p.padding[1] + kw * j->p.dilation[1];
-                    d[ow] = (iw >= 0 && iw < j->W) ? x[ih * j->W + iw] : 0.0f;
-                }
+                if (ih < 0 || ih >= j->H) { for (q = 0; q < OW; q++) d[q] = 0.0f; continue; }
+                for (q = 0; q < lo; q++) d[q] = 0.0f;
+                if (hi > lo) tt__copy_strided(d + lo, x + ih * j->W + (lo * s + off - j->p.padding[1]), s, hi - lo);
+                for (q = hi; q < OW; q++) d[q] = 0.0f;
             }
         }
 }
@@ -4067,13 +4085,6 @@ static void tt__conv_spread_plane(const void *arg, int64_t plane) {
     TT__EACH(hw, dst[i] = src[i] + bias);
 }
 
-/* The output columns ow whose input column ow*s - pad + off lies inside [0, W): [*lo, *hi). */
-static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64_t off, int64_t *lo, int64_t *hi) {
-    int64_t first = pad - off, last = W - 1 + pad - off;
-    *lo = first <= 0 ? 0 : (first + s - 1) / s;
-    *hi = last < 0 ? 0 : tt__min64(OW, last / s + 1);
-    if (*hi < *lo) *hi = *lo;
-}
 
 /* d[q] += w * r[q*s] for q < n: one depthwise kernel tap over a run of outputs. */
 static void tt__tap_mul_add(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n, float w) {
@@ -4098,7 +4109,7 @@ static void tt__depthwise_plane(const void *arg, int64_t plane) {
             for (kw = 0; kw < j->KW; kw++) {
                 int64_t off = kw * j->p.dilation[1], s = j->p.stride[1];
                 tt__window_cols(j->W, OW, s, j->p.padding[1], off, &lo, &hi);
-                tt__tap_mul_add(d + lo, src + ih * j->W + (lo * s + off - j->p.padding[1]), s, hi - lo, wk[kh * j->KW + kw]);
+                if (hi > lo) tt__tap_mul_add(d + lo, src + ih * j->W + (lo * s + off - j->p.padding[1]), s, hi - lo, wk[kh * j->KW + kw]);
             }
         }
         if (j->b) { float bv = j->b[o]; TT__EACH(OW, d[i] += bv); }
@@ -4367,7 +4378,7 @@ static void tt__pool_plane(const void *arg, int64_t plane) {
             if (ih < 0 || ih >= j->H) continue;
             for (kw = 0; kw < j->kernel; kw++) {
                 tt__window_cols(j->W, OW, j->stride, j->padding, kw, &lo, &hi);
-                tt__pool_tap(d, src + ih * j->W, j->stride, kw - j->padding, lo, hi, is_max);
+                if (hi > lo) tt__pool_tap(d, src + ih * j->W, j->stride, kw - j->padding, lo, hi, is_max);
             }
         }
         if (!is_max) for (q = 0; q < OW; q++) d[q] *= inv;
