@@ -1836,6 +1836,7 @@ typedef struct tt__call {
     tt_tensor *const  *in;        /* inputs; optional ones may be NULL */
     int                n_in;
     tt__attrs          a;
+    const float       *packed_b;  /* graphs: a linear's constant weight packed ahead (tt__prepack_b), else NULL */
 } tt__call;
 
 typedef bool (*tt__infer_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
@@ -1987,7 +1988,7 @@ static tt_tensor *tt__op(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor
     int i;
     if (!ctx) return NULL;
     for (i = 0; i < n_in; i++) if (!in[i] && !((info->optional >> i) & 1u)) return NULL;
-    c.name = name; c.op = op; c.in = in; c.n_in = n_in; c.a = *a;
+    c.name = name; c.op = op; c.in = in; c.n_in = n_in; c.a = *a; c.packed_b = NULL;
     tt__header_init(&hdr, ctx);
     if (!info->infer(ctx, &c, &hdr)) return NULL;
     if (info->kind == TT__K_VIEW) {
@@ -2221,7 +2222,7 @@ static tt_tensor *tt__view_internal(tt_ctx *ctx, const char *name, tt__opcode op
     tt__call c;
     if (!ctx || !x) return NULL;
     in[0] = x;
-    c.name = name; c.op = op; c.in = in; c.n_in = 1; c.a = *a;
+    c.name = name; c.op = op; c.in = in; c.n_in = 1; c.a = *a; c.packed_b = NULL;
     out = (tt_tensor *)tt__alloc(ctx, name, sizeof(tt_tensor));
     if (!out) return NULL;
     tt__header_init(out, ctx);
@@ -3802,18 +3803,47 @@ static TT__MAYBE_UNUSED void tt__sgemm_task(void *arg, int64_t t, int thread) {
 }
 
 /* C[M,N] = A * B with packing; false when scratch memory runs out (the caller falls back). */
-static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
-                             const float *B, int64_t sbk, int64_t sbn, float *C, tt__ukernel_fn ukernel) {
+/* Where block (jc, pc) of a fully packed B starts: blocks of KC rows by NC columns, each
+   packed as tt__pack_b does, one after another (every column block but the last is full). */
+static TT__MAYBE_UNUSED int64_t tt__prepacked_at(int64_t K, int64_t jc, int64_t pc, int64_t nc) {
+    return jc * K + pc * ((nc + TT__NR - 1) / TT__NR * TT__NR);
+}
+
+/* Floats a fully packed K x N operand B takes. */
+static TT__MAYBE_UNUSED size_t tt__prepacked_floats(int64_t K, int64_t N) {
+    return (size_t)K * (size_t)((N + TT__NR - 1) / TT__NR * TT__NR);
+}
+
+/* Packs all of B (every block the SGEMM below would pack) into dst, on this thread: done
+   once for a graph's constant weight, so that its runs skip packing. */
+static TT__MAYBE_UNUSED void tt__prepack_b(float *dst, const float *B, int64_t sbk, int64_t sbn, int64_t K, int64_t N) {
+    tt__gemm_blocks bl = tt__gemm_blocking();
+    int64_t jc, pc, sl, nc_max = tt__min64(bl.nc, (N + TT__NR - 1) / TT__NR * TT__NR);
+    for (jc = 0; jc < N; jc += nc_max)
+        for (pc = 0; pc < K; pc += bl.kc) {
+            tt__packb_job pb;
+            int64_t t, nc = tt__min64(nc_max, N - jc);
+            pb.Bp = dst + tt__prepacked_at(K, jc, pc, nc); pb.B = B; pb.sbk = sbk; pb.sbn = sbn;
+            pb.p0 = pc; pb.kc = tt__min64(bl.kc, K - pc); pb.j0 = jc; pb.nc = nc;
+            for (t = 0, sl = tt__packb_tasks(&pb); t < sl; t++) tt__packb_task(&pb, t, 0);
+        }
+}
+
+/* C[M,N] = A * B with packing (B already packed by tt__prepack_b when Bpre is not NULL);
+   false when scratch memory runs out (the caller falls back). */
+static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                                           const float *B, int64_t sbk, int64_t sbn, const float *Bpre, float *C,
+                                           tt__ukernel_fn ukernel) {
     tt__gemm_blocks bl = tt__gemm_blocking();
     tt__sgemm_job j;
     tt_status before = ctx->status;
     tt_scope s = tt_scope_begin(ctx);
     int64_t jc, pc, nc_max = tt__min64(bl.nc, (N + TT__NR - 1) / TT__NR * TT__NR);
-    float *Bp;
+    float *Bp = NULL;
     j.i_step = tt__min64(bl.mc, tt__max64(TT__MR, ((M + 3) / 4 + TT__MR - 1) / TT__MR * TT__MR));
     j.mc_buf = j.i_step * bl.kc;
-    Bp = (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(bl.kc * nc_max));
-    j.Apacks = Bp ? (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(j.mc_buf * ctx->n_threads)) : NULL;
+    if (!Bpre) Bp = (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(bl.kc * nc_max));
+    j.Apacks = (Bp || Bpre) ? (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(j.mc_buf * ctx->n_threads)) : NULL;
     if (!j.Apacks) {                                   /* no scratch: the caller's simpler loop needs none */
         tt_scope_end(ctx, s);
         if (before == TT_OK) tt_clear_error(ctx);
@@ -3827,13 +3857,15 @@ static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N,
             j.p0 = pc;
             j.kc = tt__min64(bl.kc, K - pc);
             j.first_k = pc == 0;
-            {
+            if (Bpre && K > 0) {
+                j.Bp = Bpre + tt__prepacked_at(K, jc, pc, j.nc);
+            } else {
                 tt__packb_job pb;
                 pb.Bp = Bp; pb.B = B; pb.sbk = sbk; pb.sbn = sbn; pb.p0 = pc; pb.kc = j.kc;
                 pb.j0 = jc; pb.nc = j.nc;
                 tt__parallel_for(ctx, tt__packb_task, &pb, tt__packb_tasks(&pb));
+                j.Bp = Bp;
             }
-            j.Bp = Bp;
             tt__parallel_for(ctx, tt__sgemm_task, &j, (M + j.i_step - 1) / j.i_step);
             if (K == 0) break;
         }
@@ -3842,20 +3874,42 @@ static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N,
     return true;
 }
 
+static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                                              const float *B, int64_t sbk, int64_t sbn, float *C, tt__ukernel_fn ukernel) {
+    return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, C, ukernel);
+}
+
+/* True when tt__gemm takes the packed path for this size (so packing B ahead pays). */
+static TT__MAYBE_UNUSED bool tt__gemm_is_packed(int64_t M, int64_t N, int64_t K) {
+#ifdef TT__UKERNEL
+    return M >= TT__MR && N >= TT__NR && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
+#else
+    (void)M; (void)N; (void)K;
+    return false;
+#endif
+}
+
 /* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn].
-   Large products take the packed path; small ones (and batch-1 rows) the direct loops. */
-static void tt__gemm(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
-                     const float *B, int64_t sbk, int64_t sbn, float *C) {
+   Large products take the packed path (with B packed ahead when Bpre is given); small ones
+   (and batch-1 rows) the direct loops. */
+static void tt__gemm_pre(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                         const float *B, int64_t sbk, int64_t sbn, const float *Bpre, float *C) {
     tt__gemm_job g;
 #ifdef TT__UKERNEL
-    if (M >= TT__MR && N >= TT__NR && K >= 8 && (double)M * (double)N * (double)K >= 262144.0 &&
-        tt__sgemm_packed(ctx, M, N, K, A, sam, sak, B, sbk, sbn, C, TT__UKERNEL)) return;
+    if (tt__gemm_is_packed(M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, Bpre, C, TT__UKERNEL)) return;
+#else
+    (void)Bpre;
 #endif
     TT_ASSERT(sbn == 1 || (sak == 1 && sbk == 1));
     g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn;
     g.A = A; g.B = B; g.C = C;
     g.n_col_tiles = (N + TT__GEMM_NB - 1) / TT__GEMM_NB;
     tt__parallel_for(ctx, tt__gemm_task, &g, ((M + TT__GEMM_MB - 1) / TT__GEMM_MB) * g.n_col_tiles);
+}
+
+static void tt__gemm(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                     const float *B, int64_t sbk, int64_t sbn, float *C) {
+    tt__gemm_pre(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, C);
 }
 
 /* The 2-D views matmul works on: a 1-D a becomes [1,K], a 1-D b becomes [K,1] (no alloc). */
@@ -3975,8 +4029,8 @@ static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (w && !tt__gemm_layout_ok(1, w->stride[1], w->stride[0])) w = tt__copy_as(ctx, c->name, w, TT_F32);
     bd = tt__param_data(ctx, c->name, c->in[2], &failed);
     if (!xc || !w || failed) return false;
-    tt__gemm(ctx, M, outf, in, (const float *)tt__ptr(xc), in, 1, (const float *)tt__ptr(w),
-             w->stride[1], w->stride[0], (float *)tt__ptr(out));
+    tt__gemm_pre(ctx, M, outf, in, (const float *)tt__ptr(xc), in, 1, (const float *)tt__ptr(w),
+                 w->stride[1], w->stride[0], c->packed_b, (float *)tt__ptr(out));
     tt__add_bias_rows((float *)tt__ptr(out), bd, M, outf);
     return true;
 }
@@ -5461,6 +5515,8 @@ struct tt_graph {
     bool           has_run;        /* outputs exist only after a successful run */
     bool           bound;          /* inputs bound by tt_graph_bind */
     tt_tensor    **bound_src;      /* per input: the user's tensor when it had to be copied, else NULL */
+    float        **packed;         /* per node: a linear's constant weight packed for the SGEMM, or NULL */
+    int            n_packed;
     tt_status      status;
     char           msg[TT__MSG_SIZE];
 };
@@ -5492,6 +5548,8 @@ static void tt__graph_release_plan(tt_graph *g) {
     tt__heap_free(al, g->rt);      g->rt = NULL;
     tt__heap_free(al, g->argv);    g->argv = NULL;
     tt__heap_free(al, g->bound_src); g->bound_src = NULL;
+    while (g->n_packed > 0) tt__heap_free(al, g->packed[--g->n_packed]);
+    tt__heap_free(al, g->packed);  g->packed = NULL;
     g->bound = false;
     tt_ctx_destroy(g->scratch);    g->scratch = NULL;
     g->n_progs = 0;
@@ -5988,6 +6046,34 @@ static void tt__fused_task(void *arg, int64_t t, int thread) {
 }
 
 /* Runs a fused node: the epilogue head (if any), then the program over the output. */
+/* For a linear node whose weight is a constant of the graph (frozen weights): the weight
+   packed once for the SGEMM (made on the first run, i.e. the dry run at compile, and kept),
+   so runs skip packing it; NULL for every other node, or when the product is too small for
+   the packed path. The packed bytes equal what each run would pack: results are unchanged. */
+static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out) {
+    const tt_tensor *w = c->n_in > 1 ? c->in[1] : NULL;
+    ptrdiff_t v = w ? w - g->rt : -1;
+    int64_t N, K;
+    if (g->tape.nodes[node].op != TT__OP_LINEAR || v < 0 || v >= g->tape.n_values ||
+        g->tape.values[v].kind != TT__V_CONST || w->dtype != TT_F32 || w->ndim != 2 || !tt_is_contiguous(w))
+        return NULL;
+    N = w->shape[0];
+    K = w->shape[1];
+    if (N == 0 || !tt__gemm_is_packed(out->numel / N, N, K)) return NULL;
+    if (!g->packed) {
+        g->packed = (float **)tt__galloc(g, sizeof(float *) * (size_t)g->tape.n_nodes);
+        if (!g->packed) return NULL;
+        g->n_packed = g->tape.n_nodes;
+    }
+    if (node >= g->n_packed) return NULL;
+    if (!g->packed[node]) {
+        g->packed[node] = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * tt__prepacked_floats(K, N));
+        if (!g->packed[node]) return NULL;              /* no memory: the run packs as eager does */
+        tt__prepack_b(g->packed[node], (const float *)tt__ptr(w), 1, K, K, N);   /* B(k,j) = w[j,k] */
+    }
+    return g->packed[node];
+}
+
 static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     const struct tt__program *pr = &g->progs[n->a.i[0]];
     const tt_tensor *o0 = &g->rt[pr->outs[0]];
@@ -6016,6 +6102,7 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
             hin[k] = v >= 0 ? &g->rt[v] : NULL;
         }
         hc.name = h->name; hc.op = h->op; hc.in = hin; hc.n_in = h->n_in; hc.a = h->a;
+        hc.packed_b = tt__graph_packed_weight(g, pr->head, &hc, &g->rt[pr->outs[pr->head_out]]);
         if (!tt__op_table[h->op].exec(scratch, &hc, &g->rt[pr->outs[pr->head_out]])) return false;
     }
     tt__loop_init(&j.L, o0->ndim, o0->shape, 1 + pr->n_in, strides, offsets);
@@ -6101,7 +6188,7 @@ static tt_status tt__pass_const_fold(tt_graph *g, bool *live) {
             ins[k] = v < 0 ? NULL : &g->tape.values[v].meta;
         }
         if (!all_const) continue;
-        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a;
+        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a; c.packed_b = NULL;
         s = tt_scope_begin(tmp);
         tt__header_init(&hdr, tmp);
         out = info->infer(tmp, &c, &hdr) ? tt__new(tmp, n->name, hdr.dtype, hdr.ndim, hdr.shape) : NULL;
@@ -6454,6 +6541,7 @@ static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *mea
         g->argv[k] = v >= 0 ? &g->rt[v] : NULL;
     }
     c.name = n->name; c.op = n->op; c.in = g->argv; c.n_in = n->n_in; c.a = n->a;
+    c.packed_b = tt__graph_packed_weight(g, g->order[p], &c, out);
     if (info->kind == TT__K_VIEW) {                    /* a view: its header from the actual input */
         tt__header_init(out, NULL);
         return info->infer(scratch, &c, out);
@@ -6730,7 +6818,7 @@ static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor **ref) {
             ok = v < 0 || ins[k] != NULL;
         }
         if (!ok) continue;
-        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a;
+        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a; c.packed_b = NULL;
         tt__header_init(&hdr, ctx);
         if (!info->infer(ctx, &c, &hdr)) return false;
         if (info->kind == TT__K_VIEW) {
