@@ -4417,6 +4417,13 @@ static void tt__pool_tap(float *TT__RESTRICT d, const float *TT__RESTRICT row, i
 /* One output plane: for each output row, every kernel tap that lands inside the input
    updates a run of outputs at once (no per-output bounds checks). Average pooling divides
    by kernel*kernel: padding counts, as PyTorch's default. */
+/* The common 2x2, stride 2, no padding max pooling: every window lies inside the input. */
+static void tt__max_pool_2x2(float *TT__RESTRICT d, const float *TT__RESTRICT r0, const float *TT__RESTRICT r1, int64_t OW) {
+    int64_t q;
+    for (q = 0; q < OW; q++)
+        d[q] = tt__maxf(tt__maxf(r0[2 * q], r0[2 * q + 1]), tt__maxf(r1[2 * q], r1[2 * q + 1]));
+}
+
 static void tt__pool_plane(const void *arg, int64_t plane) {
     const tt__window_job *j = (const tt__window_job *)arg;
     const float *src = j->x + plane * j->H * j->W;
@@ -4424,6 +4431,10 @@ static void tt__pool_plane(const void *arg, int64_t plane) {
     bool is_max = j->op == TT__OP_MAX_POOL2D;
     float inv = 1.0f / (float)(j->kernel * j->kernel);
     int64_t oh, kh, kw, q, lo, hi, OW = j->OW;
+    if (is_max && j->kernel == 2 && j->stride == 2 && j->padding == 0) {
+        for (oh = 0; oh < j->OH; oh++) tt__max_pool_2x2(dst + oh * OW, src + 2 * oh * j->W, src + (2 * oh + 1) * j->W, OW);
+        return;
+    }
     for (oh = 0; oh < j->OH; oh++) {
         float *d = dst + oh * OW;
         for (q = 0; q < OW; q++) d[q] = is_max ? -INFINITY : 0.0f;

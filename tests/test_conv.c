@@ -412,6 +412,7 @@ static void cv_pool_case(int64_t N, int64_t C, int64_t H, int64_t W, int k, int 
 static void test_max_pool2d(void) {
     CV_POOL(2, 3, 8, 6, 2, 0, 0, 1, -1, 1, 600);    /* kernel 2, default stride */
     CV_POOL(2, 3, 7, 9, 2, 0, 0, 1, -1, 1, 601);    /* odd sizes: floor mode drops the last row/col */
+    CV_POOL(3, 5, 16, 33, 2, 2, 0, 1, -1, 1, 612);  /* 2x2 stride 2 given explicitly (the fast path), odd width */
     CV_POOL(1, 3, 7, 9, 3, 0, 0, 1, -1, 1, 602);    /* kernel 3, stride 3 */
     CV_POOL(1, 3, 7, 9, 3, 2, 0, 1, -1, 1, 603);    /* explicit stride 2 (overlapping windows) */
     CV_POOL(1, 3, 7, 9, 3, 1, 1, 1, -1, 1, 604);    /* padding 1 */
