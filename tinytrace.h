@@ -4417,11 +4417,16 @@ static void tt__pool_tap(float *TT__RESTRICT d, const float *TT__RESTRICT row, i
 /* One output plane: for each output row, every kernel tap that lands inside the input
    updates a run of outputs at once (no per-output bounds checks). Average pooling divides
    by kernel*kernel: padding counts, as PyTorch's default. */
-/* The common 2x2, stride 2, no padding max pooling: every window lies inside the input. */
+/* The common 2x2, stride 2, no padding max pooling (every window inside the input): the
+   maximum of the two rows first (contiguous, vectorized), then of each pair, by chunks. */
 static void tt__max_pool_2x2(float *TT__RESTRICT d, const float *TT__RESTRICT r0, const float *TT__RESTRICT r1, int64_t OW) {
-    int64_t q;
-    for (q = 0; q < OW; q++)
-        d[q] = tt__maxf(tt__maxf(r0[2 * q], r0[2 * q + 1]), tt__maxf(r1[2 * q], r1[2 * q + 1]));
+    float m[2 * TT__CHUNK];
+    int64_t q0, q, n;
+    for (q0 = 0; q0 < OW; q0 += TT__CHUNK) {
+        n = tt__min64(TT__CHUNK, OW - q0);
+        TT__EACH(2 * n, m[i] = tt__maxf(r0[2 * q0 + i], r1[2 * q0 + i]));
+        for (q = 0; q < n; q++) d[q0 + q] = tt__maxf(m[2 * q], m[2 * q + 1]);
+    }
 }
 
 static void tt__pool_plane(const void *arg, int64_t plane) {
