@@ -4307,7 +4307,7 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         return true;
     }
     direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
-    j.m = tt__min64(N, tt__max64(1, TT__CONV_COL_FLOATS / (Kc * OH * OW)));
+    j.m = tt__min64(N, tt__max64(1, TT__CONV_COL_FLOATS / tt__max64(1, Kc * OH * OW)));   /* Kc may be 0 */
     if (G == 1 && !direct && j.m > 1) return tt__conv_batched(ctx, c->name, &j, N, Kc);
     j.Cim = Cg;
     j.col_ld = OH * OW;
@@ -5221,6 +5221,10 @@ static bool tt__exec_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (c->in[3]) mask = tt__contiguous_f32(ctx, c->name, c->in[3]);
     if (!q || !k || !v || (c->in[3] && !mask)) return false;
     if (out->numel == 0) return true;
+    if (k->shape[k->ndim - 2] == 0) {                  /* no keys: an empty sum, zeros (as PyTorch) */
+        memset(tt__ptr(out), 0, sizeof(float) * (size_t)out->numel);
+        return true;
+    }
     j.nb = out->ndim - 2;
     j.L = q->shape[q->ndim - 2]; j.S = k->shape[k->ndim - 2];
     j.E = q->shape[q->ndim - 1]; j.Ev = v->shape[v->ndim - 1];

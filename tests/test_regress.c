@@ -145,6 +145,37 @@ static void test_var_small_n(void) {
     tt_ctx_destroy(c);
 }
 
+/* conv2d with zero input channels is bias only (the batched path divided by Kc = 0). */
+static void test_conv_zero_channels(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4] = {2, 0, 5, 5}, ws[4] = {3, 0, 3, 3}, i;
+    float bv[3] = {1.5f, -2.0f, 0.25f};
+    int64_t bs[1] = {3};
+    tt_tensor *y = tt_conv2d(c, tt_zeros(c, TT_F32, 4, xs), tt_zeros(c, TT_F32, 4, ws),
+                             tt_from_data(c, TT_F32, 1, bs, bv), 1, 0, 1, 1);
+    float *got = tu_values(c, y);
+    if (CHECK(got != NULL) && CHECK_EQ_INT(y->numel, 2 * 3 * 3 * 3))
+        for (i = 0; i < y->numel; i++) CHECK_NEAR(got[i], bv[(i / 9) % 3], 0, 0);
+    free(got);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+/* Attention over zero keys gives zeros, as PyTorch (an empty sum), not the NaN of a row
+   whose every key is masked. */
+static void test_attention_no_keys(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t qs[2] = {2, 4}, ks[2] = {0, 4}, vs[2] = {0, 3}, i;
+    tt_tensor *y = tt_scaled_dot_product_attention(c, tt_ones(c, TT_F32, 2, qs), tt_zeros(c, TT_F32, 2, ks),
+                                                   tt_zeros(c, TT_F32, 2, vs), NULL, false, 0.0f);
+    float *got = tu_values(c, y);
+    if (CHECK(got != NULL) && CHECK_EQ_INT(y->numel, 6))
+        for (i = 0; i < 6; i++) CHECK_NEAR(got[i], 0.0, 0, 0);
+    free(got);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
 TT_TEST_GROUP(regress) = {
     {"replacement_chain_cse", test_replacement_chain_cse},
     {"replacement_chain_fold", test_replacement_chain_fold},
@@ -153,5 +184,7 @@ TT_TEST_GROUP(regress) = {
     {"inplace_with_aliasing_store", test_inplace_with_aliasing_store},
     {"input_with_odd_unit_stride", test_input_with_odd_unit_stride},
     {"var_small_n", test_var_small_n},
+    {"conv_zero_channels", test_conv_zero_channels},
+    {"attention_no_keys", test_attention_no_keys},
     {NULL, NULL}
 };
