@@ -3610,7 +3610,7 @@ static TT__MAYBE_UNUSED void tt__ukernel_c(int64_t kc, const float *TT__RESTRICT
             for (j = 0; j < TT__NR; j++) acc[i * TT__NR + j] += a * B[k * TT__NR + j];
         }
     for (i = 0; i < TT__MR; i++)
-        for (j = 0; j < TT__NR; j++) C[i * ldc + j] = (accumulate ? C[i * ldc + j] : 0.0f) + acc[i * TT__NR + j];
+        for (j = 0; j < TT__NR; j++) C[i * ldc + j] = accumulate ? C[i * ldc + j] + acc[i * TT__NR + j] : acc[i * TT__NR + j];
 }
 
 #if defined(__AVX512F__)
@@ -4255,13 +4255,20 @@ static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 
 /* groups == 1 and several images: one im2col for j->m images side by side, one GEMM for
    all of them (a wide product keeps the micro-kernel busy where one small image would
-   not), then the result is spread into the [N,O,OH,OW] output with the bias. */
+   not), then the result is spread into the [N,O,OH,OW] output with the bias. False, with
+   nothing changed, when its scratch does not fit (the caller then goes image by image). */
 static bool tt__conv_batched(tt_ctx *ctx, const char *name, tt__conv_job *j, int64_t N, int64_t Kc) {
     int64_t hw = j->OH * j->OW, per = j->m, n0;
     const float *x0 = j->x;
+    tt_status before = ctx->status;
+    tt_scope scope = tt_scope_begin(ctx);
     float *col = (float *)tt__alloc(ctx, name, (size_t)(Kc * j->m * hw) * sizeof(float));
     float *prod = col ? (float *)tt__alloc(ctx, name, (size_t)(j->O * j->m * hw) * sizeof(float)) : NULL;
-    if (!prod) return false;
+    if (!prod) {
+        tt_scope_end(ctx, scope);
+        if (before == TT_OK) tt_clear_error(ctx);
+        return false;
+    }
     for (n0 = 0; n0 < N; n0 += per) {
         int64_t m = tt__min64(per, N - n0);
         j->x = x0 + n0 * j->C * j->H * j->W;
@@ -4275,6 +4282,7 @@ static bool tt__conv_batched(tt_ctx *ctx, const char *name, tt__conv_job *j, int
         j->m = m;
         tt__for_planes(ctx, tt__conv_spread_plane, j, m * j->O, hw);
     }
+    tt_scope_end(ctx, scope);
     return true;
 }
 
@@ -4308,7 +4316,8 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     }
     direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
     j.m = tt__min64(N, tt__max64(1, TT__CONV_COL_FLOATS / tt__max64(1, Kc * OH * OW)));   /* Kc may be 0 */
-    if (G == 1 && !direct && j.m > 1) return tt__conv_batched(ctx, c->name, &j, N, Kc);
+    if (G == 1 && !direct && j.m > 1 && tt__conv_batched(ctx, c->name, &j, N, Kc)) return true;
+    j.x = xd;                                          /* image by image (also when the batch did not fit) */
     j.Cim = Cg;
     j.col_ld = OH * OW;
     if (!direct) {

@@ -161,6 +161,34 @@ static void test_conv_zero_channels(void) {
     tt_ctx_destroy(c);
 }
 
+/* A batch convolution in a small user buffer: the batched im2col does not fit, so it must
+   fall back to one image at a time (as v0.2 did) and give the heap context's values. */
+static void test_conv_batch_falls_back(void) {
+    size_t size = (size_t)3 << 20;
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *small, *heap = tu_ctx();
+    int64_t xs[4] = {8, 16, 32, 32}, ws[4] = {16, 16, 3, 3}, i;
+    tt_tensor *y, *want;
+    d.mem_buffer = malloc(size);
+    d.mem_size = size;
+    d.n_threads = 1;
+    small = tt_ctx_create(&d);
+    if (!CHECK(small != NULL)) { free(d.mem_buffer); tt_ctx_destroy(heap); return; }
+    y = tt_conv2d(small, tt_randn(small, 1, 4, xs), tt_randn(small, 2, 4, ws), NULL, 1, 1, 1, 1);
+    want = tt_conv2d(heap, tt_randn(heap, 1, 4, xs), tt_randn(heap, 2, 4, ws), NULL, 1, 1, 1, 1);
+    if (!y) printf("    %s\n", tt_error(small));
+    if (CHECK(y != NULL) && CHECK(want != NULL) && CHECK_EQ_INT(y->numel, want->numel)) {
+        float *a = tu_values(small, y), *b = tu_values(heap, want);
+        double *bd = (double *)malloc(sizeof(double) * (size_t)want->numel);
+        for (i = 0; a && b && bd && i < want->numel; i++) bd[i] = b[i];
+        if (a && bd) CHECK_ALLCLOSE(a, bd, want->numel, 1e-5, 1e-5);
+        free(a); free(b); free(bd);
+    }
+    tt_ctx_destroy(small);
+    free(d.mem_buffer);
+    tt_ctx_destroy(heap);
+}
+
 /* Attention over zero keys gives zeros, as PyTorch (an empty sum), not the NaN of a row
    whose every key is masked. */
 static void test_attention_no_keys(void) {
@@ -185,6 +213,7 @@ TT_TEST_GROUP(regress) = {
     {"input_with_odd_unit_stride", test_input_with_odd_unit_stride},
     {"var_small_n", test_var_small_n},
     {"conv_zero_channels", test_conv_zero_channels},
+    {"conv_batch_falls_back", test_conv_batch_falls_back},
     {"attention_no_keys", test_attention_no_keys},
     {NULL, NULL}
 };
