@@ -166,6 +166,9 @@ static void test_conv2d_basic(void) {
     CV_SQ(1, 2, 7, 9, 3, 3, 5, 1, 2, 2, 1, 1, 13);  /* 3x5 with dilation */
     CV_SQ(1, 16, 5, 5, 3, 3, 3, 1, 1, 1, 1, 1, 14); /* deeper reduction: 144 terms */
     CV_SQ(3, 16, 100, 100, 2, 3, 3, 1, 1, 1, 1, 1, 15); /* 3 images, GEMMs of at most 2 (16 MiB of columns) */
+    CV_SQ(2, 32, 20, 30, 24, 3, 3, 1, 1, 1, 1, 1, 16); /* 288 terms: more than one SGEMM k block */
+    CV_SQ(2, 24, 21, 17, 16, 3, 3, 2, 2, 2, 1, 1, 17); /* the same with stride 2, padding 2, dilation 2 */
+    CV_SQ(1, 40, 9, 11, 12, 5, 5, 1, 4, 1, 1, 0, 18);  /* padding wider than half the kernel */
 }
 
 static void test_conv2d_stride_padding_dilation(void) {
