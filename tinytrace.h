@@ -4317,8 +4317,7 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
     j.m = tt__min64(N, tt__max64(1, TT__CONV_COL_FLOATS / tt__max64(1, Kc * OH * OW)));   /* Kc may be 0 */
     if (G == 1 && !direct && j.m > 1 && tt__conv_batched(ctx, c->name, &j, N, Kc)) return true;
-    j.x = xd;                                          /* image by image (also when the batch did not fit) */
-    j.Cim = Cg;
+    j.Cim = Cg;                                        /* image by image (also when the batch did not fit) */
     j.col_ld = OH * OW;
     if (!direct) {
         col = (float *)tt__alloc(ctx, c->name, (size_t)(Kc * OH * OW) * sizeof(float));

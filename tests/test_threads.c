@@ -562,8 +562,29 @@ static void th_eager_suite(tt_ctx *c, th_data *D, th_set *s, int check) {
         int64_t qs[4] = {2, 3, 100, 200};
         tt_tensor *qk = tt_reshape(c, T[TH_B], 4, qs);
         v = TH_KEEP(c, s, "attention causal 100x100",
-                    tt_scaled_dot_product_attention(c, qk, tt_mul_scalar(c, qk, 0.5f), qk, NULL, true, 0.0f));
-        if (check && v) CHECK(v[0] == v[0]);           /* values are checked in test_attention.c; here: bitwise */
+                    tt_scaled_dot_product_attention(c, qk, tt_mul_scalar(c, qk, 0.02f), qk, NULL, true, 0.0f));
+        if (check && v) {                              /* causal softmax(q kᵀ/sqrt(200)) v, k = q*0.02 (scores of order 1), v = q, in double */
+            int64_t bh, qi, kj, e;
+            for (bh = 0; bh < 6; bh++)
+                for (qi = 0; qi < 100; qi++) {
+                    const double *qrow = b + (bh * 100 + qi) * 200;
+                    double sc[100], mx = -INFINITY, sum = 0;
+                    for (kj = 0; kj <= qi; kj++) {
+                        const double *krow = b + (bh * 100 + kj) * 200;
+                        double d = 0;
+                        for (e = 0; e < 200; e++) d += qrow[e] * (double)((float)krow[e] * 0.02f);
+                        sc[kj] = d / sqrt(200.0);
+                        if (sc[kj] > mx) mx = sc[kj];
+                    }
+                    for (kj = 0; kj <= qi; kj++) { sc[kj] = exp(sc[kj] - mx); sum += sc[kj]; }
+                    for (e = 0; e < 200; e++) {
+                        double o = 0;
+                        for (kj = 0; kj <= qi; kj++) o += sc[kj] * b[(bh * 100 + kj) * 200 + e];
+                        ref[(bh * 100 + qi) * 200 + e] = o / sum;
+                    }
+                }
+            CHECK_ALLCLOSE(v, ref, 120000, 1e-5, 1e-4);
+        }
     }
     free(at);
     free(a2t);
