@@ -2576,7 +2576,7 @@ TT__INLINE float tt__expf(float x) {
     memcpy(&s1, &b1, 4);
     memcpy(&s2, &b2, 4);
     e = ((r * r) * p + r + 1.0f) * s1 * s2;
-    e = x > 88.7228394f ? INFINITY : e;
+    e = x > 88.7228394f ? INFINITY : x < -103.972084f ? 0.0f : e;   /* exp(-inf) is exactly 0 */
     return x != x ? x : e;
 }
 
@@ -3541,15 +3541,41 @@ static bool tt__gemm_layout_ok(int64_t sak, int64_t sbk, int64_t sbn) {
     return sbn == 1 || (sak == 1 && sbk == 1);
 }
 
+/* What a GEMM does to each block of C once its sum over k is complete, while the block is
+   still in cache: add a bias (one value per row of C, as a convolution's per output
+   channel, or per column, as a linear layer's) and apply ReLU. The same expressions as the
+   separate ops, so the results are bitwise those of running them after the GEMM. */
+typedef enum tt__bias_kind { TT__BIAS_NONE, TT__BIAS_ROWS, TT__BIAS_COLS } tt__bias_kind;
+typedef struct tt__epilogue { const float *bias; tt__bias_kind bias_kind; bool relu; } tt__epilogue;
+
+/* The epilogue on rows i0.. and columns j0.. (rows x cols) of C, whose rows are ldc apart
+   (C points at element (i0, j0)). */
+static void tt__epilogue_block(const tt__epilogue *e, float *C, int64_t ldc, int64_t i0, int64_t j0, int64_t rows, int64_t cols) {
+    int64_t r;
+    if (!e) return;
+    for (r = 0; r < rows; r++) {
+        float *y = C + r * ldc;
+        if (e->bias_kind == TT__BIAS_COLS) {
+            const float *b = e->bias + j0;
+            TT__EACH(cols, y[i] += b[i]);
+        } else if (e->bias_kind == TT__BIAS_ROWS) {
+            float b = e->bias[i0 + r];
+            TT__EACH(cols, y[i] += b);
+        }
+        if (e->relu) TT__EACH(cols, y[i] = y[i] < 0 ? 0.0f : y[i]);
+    }
+}
+
 /* GEMM tasks are tiles of TT__GEMM_MB rows by TT__GEMM_NB columns of C: every element is
    still summed over k in the same order, whichever thread computes its tile. */
 #define TT__GEMM_MB 16
 #define TT__GEMM_NB 1024
 
 typedef struct tt__gemm_job {
-    int64_t      M, N, K, sam, sak, sbk, sbn, n_col_tiles;
-    const float *A, *B;
-    float       *C;
+    int64_t             M, N, K, sam, sak, sbk, sbn, n_col_tiles;
+    const float        *A, *B;
+    float              *C;
+    const tt__epilogue *ep;
 } tt__gemm_job;
 
 static void tt__gemm_task(void *arg, int64_t t, int thread) {
@@ -3566,10 +3592,11 @@ static void tt__gemm_task(void *arg, int64_t t, int thread) {
                 for (k = k0; k < k1; k++)
                     tt__axpy(g->C + i * g->N + j0, g->B + k * g->sbk + j0, g->A[i * g->sam + k * g->sak], j1 - j0);
         }
-        return;
+    } else {
+        for (i = i0; i < i1; i++)                      /* rows of A and columns of B contiguous: dots */
+            for (j = j0; j < j1; j++) g->C[i * g->N + j] = tt__dot(g->A + i * g->sam, g->B + j * g->sbn, g->K);
     }
-    for (i = i0; i < i1; i++)                          /* rows of A and columns of B contiguous: dots */
-        for (j = j0; j < j1; j++) g->C[i * g->N + j] = tt__dot(g->A + i * g->sam, g->B + j * g->sbn, g->K);
+    tt__epilogue_block(g->ep, g->C + i0 * g->N + j0, g->N, i0, j0, i1 - i0, j1 - j0);
 }
 
 /* ---- packed, cache-blocked SGEMM ----------------------------------------------------
@@ -3694,6 +3721,40 @@ static TT__MAYBE_UNUSED tt__gemm_blocks tt__gemm_blocking(void) {
     return b;
 }
 
+/* MR rows of A (row r at src + r*sam, contiguous along k) into one sliver, k-major: the
+   rows are read side by side and the sliver written in order (a row at a time would write
+   with a stride of MR floats). With AVX, 8 rows x 8 k are transposed in registers. */
+static TT__MAYBE_UNUSED void tt__pack_a_rows(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam, int64_t kc) {
+    int64_t k = 0, r;
+#if defined(__AVX__) && TT__MR == 8
+    for (; k + 8 <= kc; k += 8) {
+        const float *p = src + k;
+        __m256 r0 = _mm256_loadu_ps(p), r1 = _mm256_loadu_ps(p + sam), r2 = _mm256_loadu_ps(p + 2 * sam);
+        __m256 r3 = _mm256_loadu_ps(p + 3 * sam), r4 = _mm256_loadu_ps(p + 4 * sam), r5 = _mm256_loadu_ps(p + 5 * sam);
+        __m256 r6 = _mm256_loadu_ps(p + 6 * sam), r7 = _mm256_loadu_ps(p + 7 * sam);
+        __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);   /* pairs of rows */
+        __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+        __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+        __m256 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+        __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE);  /* k | k+4, rows 0-3 */
+        __m256 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+        __m256 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE);  /* rows 4-7 */
+        __m256 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+        float *d = Ap + k * 8;
+        _mm256_storeu_ps(d, _mm256_permute2f128_ps(u0, u4, 0x20));
+        _mm256_storeu_ps(d + 8, _mm256_permute2f128_ps(u1, u5, 0x20));
+        _mm256_storeu_ps(d + 16, _mm256_permute2f128_ps(u2, u6, 0x20));
+        _mm256_storeu_ps(d + 24, _mm256_permute2f128_ps(u3, u7, 0x20));
+        _mm256_storeu_ps(d + 32, _mm256_permute2f128_ps(u0, u4, 0x31));
+        _mm256_storeu_ps(d + 40, _mm256_permute2f128_ps(u1, u5, 0x31));
+        _mm256_storeu_ps(d + 48, _mm256_permute2f128_ps(u2, u6, 0x31));
+        _mm256_storeu_ps(d + 56, _mm256_permute2f128_ps(u3, u7, 0x31));
+    }
+#endif
+    for (; k < kc; k++)
+        for (r = 0; r < TT__MR; r++) Ap[k * TT__MR + r] = src[r * sam + k];
+}
+
 /* A(i,k) for rows i0.. (mc of them) and k in p0.. (kc): MR-row slivers, k-major, zeros past
    the last row. Each row is read along k; the next sliver's rows are prefetched, because
    a row's kc floats are too short a run for the hardware prefetcher to notice. */
@@ -3703,8 +3764,19 @@ static TT__MAYBE_UNUSED void tt__pack_a(float *TT__RESTRICT Ap, const float *TT_
     for (s = 0; s < mc; s += TT__MR, Ap += TT__MR * kc) {
         int64_t rows = tt__min64(TT__MR, tt__min64(mc - s, M - i0 - s));
         int64_t next = tt__min64(TT__MR, tt__min64(mc - s - TT__MR, M - i0 - s - TT__MR));
+        if (sam == 1 && rows == TT__MR) {              /* the rows are neighbours: MR floats in a run per k */
+            const float *src = A + i0 + s + p0 * sak;
+            for (k = 0; k < kc; k++)
+                for (r = 0; r < TT__MR; r++) Ap[k * TT__MR + r] = src[k * sak + r];
+            continue;
+        }
         for (r = 0; r < next && sak == 1; r++)
             for (l = 0; l < kc; l += 16) TT__PREFETCH(A + (i0 + s + TT__MR + r) * sam + p0 + l);
+        if (sak == 1 && rows == TT__MR) {              /* a full sliver of rows: read them side by side */
+            const float *src = A + (i0 + s) * sam + p0;
+            tt__pack_a_rows(Ap, src, sam, kc);
+            continue;
+        }
         for (r = 0; r < rows; r++) {
             const float *src = A + (i0 + s + r) * sam + p0 * sak;
             if (sak == 1) for (k = 0; k < kc; k++) Ap[k * TT__MR + r] = src[k];
@@ -3767,8 +3839,9 @@ typedef struct tt__sgemm_job {
     const float    *A, *Bp;
     float          *C, *Apacks;        /* Apacks: one MC x KC buffer per thread */
     int64_t         M, N, sam, sak, i_step, j0, nc, p0, kc, mc_buf;
-    bool            first_k;           /* C = product (first k block) or C += product */
+    bool            first_k, last_k;   /* C = product (first k block) or C += product; last: epilogue */
     tt__ukernel_fn  ukernel;
+    const tt__epilogue *ep;
 } tt__sgemm_job;
 
 /* An edge tile (fewer than MR rows or NR columns left): the kernel writes a full tile into a
@@ -3799,6 +3872,7 @@ static TT__MAYBE_UNUSED void tt__sgemm_task(void *arg, int64_t t, int thread) {
             float *C = j->C + (i0 + ir) * j->N + j->j0 + jr;
             if (rows == TT__MR && cols == TT__NR) j->ukernel(j->kc, Ap + ir * j->kc, j->Bp + jr * j->kc, C, j->N, !j->first_k);
             else tt__sgemm_edge(j, Ap + ir * j->kc, j->Bp + jr * j->kc, C, rows, cols);
+            if (j->last_k) tt__epilogue_block(j->ep, C, j->N, i0 + ir, j->j0 + jr, rows, cols);
         }
 }
 
@@ -3829,11 +3903,12 @@ static TT__MAYBE_UNUSED void tt__prepack_b(float *dst, const float *B, int64_t s
         }
 }
 
-/* C[M,N] = A * B with packing (B already packed by tt__prepack_b when Bpre is not NULL);
-   false when scratch memory runs out (the caller falls back). */
+/* C[M,N] = A * B with packing (B already packed by tt__prepack_b when Bpre is not NULL),
+   then the epilogue ep (may be NULL) on each tile; false when scratch memory runs out (the
+   caller falls back). */
 static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                                            const float *B, int64_t sbk, int64_t sbn, const float *Bpre, float *C,
-                                           tt__ukernel_fn ukernel) {
+                                           tt__ukernel_fn ukernel, const tt__epilogue *ep) {
     tt__gemm_blocks bl = tt__gemm_blocking();
     tt__sgemm_job j;
     tt_status before = ctx->status;
@@ -3849,7 +3924,7 @@ static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, in
         if (before == TT_OK) tt_clear_error(ctx);
         return false;
     }
-    j.A = A; j.C = C; j.M = M; j.N = N; j.sam = sam; j.sak = sak; j.ukernel = ukernel;
+    j.A = A; j.C = C; j.M = M; j.N = N; j.sam = sam; j.sak = sak; j.ukernel = ukernel; j.ep = ep;
     for (jc = 0; jc < N; jc += nc_max) {
         j.j0 = jc;
         j.nc = tt__min64(nc_max, N - jc);
@@ -3857,6 +3932,7 @@ static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, in
             j.p0 = pc;
             j.kc = tt__min64(bl.kc, K - pc);
             j.first_k = pc == 0;
+            j.last_k = pc + j.kc >= K;
             if (Bpre && K > 0) {
                 j.Bp = Bpre + tt__prepacked_at(K, jc, pc, j.nc);
             } else {
@@ -3876,7 +3952,7 @@ static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, in
 
 static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                                               const float *B, int64_t sbk, int64_t sbn, float *C, tt__ukernel_fn ukernel) {
-    return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, C, ukernel);
+    return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, C, ukernel, NULL);
 }
 
 /* True when tt__gemm takes the packed path for this size (so packing B ahead pays). */
@@ -3889,27 +3965,27 @@ static TT__MAYBE_UNUSED bool tt__gemm_is_packed(int64_t M, int64_t N, int64_t K)
 #endif
 }
 
-/* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn].
-   Large products take the packed path (with B packed ahead when Bpre is given); small ones
-   (and batch-1 rows) the direct loops. */
+/* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn];
+   then the epilogue ep (NULL: none). Large products take the packed path (with B packed
+   ahead when Bpre is given); small ones (and batch-1 rows) the direct loops. */
 static void tt__gemm_pre(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
-                         const float *B, int64_t sbk, int64_t sbn, const float *Bpre, float *C) {
+                         const float *B, int64_t sbk, int64_t sbn, const float *Bpre, float *C, const tt__epilogue *ep) {
     tt__gemm_job g;
 #ifdef TT__UKERNEL
-    if (tt__gemm_is_packed(M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, Bpre, C, TT__UKERNEL)) return;
+    if (tt__gemm_is_packed(M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, Bpre, C, TT__UKERNEL, ep)) return;
 #else
     (void)Bpre;
 #endif
     TT_ASSERT(sbn == 1 || (sak == 1 && sbk == 1));
     g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn;
-    g.A = A; g.B = B; g.C = C;
+    g.A = A; g.B = B; g.C = C; g.ep = ep;
     g.n_col_tiles = (N + TT__GEMM_NB - 1) / TT__GEMM_NB;
     tt__parallel_for(ctx, tt__gemm_task, &g, ((M + TT__GEMM_MB - 1) / TT__GEMM_MB) * g.n_col_tiles);
 }
 
 static void tt__gemm(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                      const float *B, int64_t sbk, int64_t sbn, float *C) {
-    tt__gemm_pre(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, C);
+    tt__gemm_pre(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, C, NULL);
 }
 
 /* The 2-D views matmul works on: a 1-D a becomes [1,K], a 1-D b becomes [K,1] (no alloc). */
@@ -3989,12 +4065,6 @@ TT_API tt_tensor *tt_matmul(tt_ctx *ctx, tt_tensor *a, tt_tensor *b) {
 }
 
 /* Adds bias[j] to column j of the M x N rows of y (bias may be NULL). */
-static void tt__add_bias_rows(float *y, const float *bias, int64_t M, int64_t N) {
-    int64_t i, j;
-    if (!bias) return;
-    for (i = 0; i < M; i++)
-        for (j = 0; j < N; j++) y[i * N + j] += bias[j];
-}
 
 /* in = {x, weight, bias?}. */
 static bool tt__infer_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -4022,6 +4092,7 @@ static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     bool failed = false;
     const float *bd;
     tt_tensor *xc, *w;
+    tt__epilogue ep;
     if (out->numel == 0) return true;
     M = out->numel / outf;
     xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
@@ -4029,9 +4100,11 @@ static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (w && !tt__gemm_layout_ok(1, w->stride[1], w->stride[0])) w = tt__copy_as(ctx, c->name, w, TT_F32);
     bd = tt__param_data(ctx, c->name, c->in[2], &failed);
     if (!xc || !w || failed) return false;
+    ep.bias = bd;
+    ep.bias_kind = bd ? TT__BIAS_COLS : TT__BIAS_NONE;
+    ep.relu = false;
     tt__gemm_pre(ctx, M, outf, in, (const float *)tt__ptr(xc), in, 1, (const float *)tt__ptr(w),
-                 w->stride[1], w->stride[0], c->packed_b, (float *)tt__ptr(out));
-    tt__add_bias_rows((float *)tt__ptr(out), bd, M, outf);
+                 w->stride[1], w->stride[0], c->packed_b, (float *)tt__ptr(out), bd ? &ep : NULL);
     return true;
 }
 
@@ -4289,11 +4362,12 @@ static bool tt__conv_batched(tt_ctx *ctx, const char *name, tt__conv_job *j, int
 static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_conv_params p = tt__conv_params_of(&c->a);
     tt_tensor x4, w4, *xc, *wc;
-    int64_t N, C, H, W, O, KH, KW, OH, OW, G, Cg, Og, Kc, n, g, o, i;
+    int64_t N, C, H, W, O, KH, KW, OH, OW, G, Cg, Og, Kc, n, g;
     bool direct, failed = false;
     const float *xd, *wd, *bd;
     float *col = NULL, *yd = (float *)tt__ptr(out);
     tt__conv_job j;
+    tt__epilogue ep;
     if (out->numel == 0) return true;
     xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
     wc = tt__contiguous_f32(ctx, c->name, c->in[1]);
@@ -4331,13 +4405,13 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
                 j.x = img; j.y = col;
                 tt__for_planes(ctx, tt__im2col_plane, &j, Cg, KH * KW * OH * OW);
             }
-            tt__gemm(ctx, Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1, y);
+            ep.bias = bd ? bd + g * Og : NULL;         /* one bias per output channel: per row of C */
+            ep.bias_kind = TT__BIAS_ROWS;
+            ep.relu = false;
+            tt__gemm_pre(ctx, Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1, NULL, y,
+                         bd ? &ep : NULL);
         }
     }
-    if (bd)
-        for (n = 0; n < N; n++)
-            for (o = 0; o < O; o++)
-                for (i = 0; i < OH * OW; i++) yd[(n * O + o) * OH * OW + i] += bd[o];
     return true;
 }
 
@@ -5086,8 +5160,8 @@ static bool tt__infer_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return true;
 }
 
-#define TT__ATT_BQ 48               /* query rows per task (a multiple of every MR) */
-#define TT__ATT_BK 96               /* keys per score tile (a multiple of every NR) */
+#define TT__ATT_BQ 48               /* query rows per task (a multiple of every NR) */
+#define TT__ATT_BK (TT__MR * 16)    /* keys per score tile (a multiple of MR) */
 #ifdef TT__UKERNEL
 #define TT__ATT_UKERNEL TT__UKERNEL
 #else
@@ -5095,9 +5169,9 @@ static bool tt__infer_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 #endif
 
 typedef struct tt__att_job {
-    const float *q, *k, *v, *mask;          /* contiguous f32 data, each in its own shape */
+    const float *q, *k, *v, *mask;          /* f32 data, rows strided, features contiguous */
     float       *y, *scratch;
-    int64_t      L, S, E, Ev, Evp, n_qblocks, scratch_floats, n_batch;   /* Evp: Ev rounded up to NR */
+    int64_t      L, S, E, Ev, Evr, n_qblocks, scratch_floats, n_batch;   /* Evr: Ev rounded up to MR */
     int          nb;                        /* batch axes of the output */
     int64_t      batch[TT_MAX_DIMS];
     int64_t      qs[TT_MAX_DIMS], ks[TT_MAX_DIMS], vs[TT_MAX_DIMS], ms[TT_MAX_DIMS];  /* strides on the output's axes */
@@ -5105,23 +5179,26 @@ typedef struct tt__att_job {
     float        scale;
 } tt__att_job;
 
-/* One thread's scratch: packed operands of the two small GEMMs, the score tile, the
-   output accumulator and the running maximum and sum of each row. */
-typedef struct tt__att_bufs { float *qp, *kp, *sc, *pp, *vp, *acc, *m, *l; } tt__att_bufs;
+/* One thread's scratch. The tile is kept transposed, keys down and queries across, so that
+   the softmax of a query is a column (vectorized across queries), the score tile is already
+   the packed B operand of weights·v, and v packs as the A operand with plain copies:
+   qp: qᵀ·scale (E x BQ, as NR-column slivers), kp: k rows (BK x E, MR-row slivers),
+   sc: scores then weights (BK x BQ, as NR-column slivers of BK rows), vp: vᵀ (Evr x BK,
+   MR-row slivers), acc: the output transposed (Evr x BQ), m and l per query. */
+typedef struct tt__att_bufs { float *qp, *kp, *sc, *vp, *acc, *m, *l; } tt__att_bufs;
 
-static int64_t tt__att_scratch_floats(int64_t E, int64_t Evp) {
-    return TT__ATT_BQ * E + E * TT__ATT_BK + 2 * TT__ATT_BQ * TT__ATT_BK + TT__ATT_BK * Evp + TT__ATT_BQ * Evp + 2 * TT__ATT_BQ;
+static int64_t tt__att_scratch_floats(int64_t E, int64_t Evr) {
+    return TT__ATT_BQ * E + TT__ATT_BK * E + TT__ATT_BQ * TT__ATT_BK + Evr * TT__ATT_BK + Evr * TT__ATT_BQ + 2 * TT__ATT_BQ;
 }
 
 static tt__att_bufs tt__att_bufs_of(const tt__att_job *j, int thread) {
     tt__att_bufs b;
     b.qp = j->scratch + (size_t)thread * (size_t)j->scratch_floats;
     b.kp = b.qp + TT__ATT_BQ * j->E;
-    b.sc = b.kp + j->E * TT__ATT_BK;
-    b.pp = b.sc + TT__ATT_BQ * TT__ATT_BK;
-    b.vp = b.pp + TT__ATT_BQ * TT__ATT_BK;
-    b.acc = b.vp + TT__ATT_BK * j->Evp;
-    b.m = b.acc + TT__ATT_BQ * j->Evp;
+    b.sc = b.kp + TT__ATT_BK * j->E;
+    b.vp = b.sc + TT__ATT_BQ * TT__ATT_BK;
+    b.acc = b.vp + j->Evr * TT__ATT_BK;
+    b.m = b.acc + j->Evr * TT__ATT_BQ;
     b.l = b.m + TT__ATT_BQ;
     return b;
 }
@@ -5143,51 +5220,78 @@ static int64_t tt__batch_offset(const tt__att_job *j, const int64_t *st, int64_t
     return off;
 }
 
-/* C[BQ, n] (row stride ldc) = (accumulate ? C : 0) + packed A (kc x BQ) times packed B
-   (kc x n, n a multiple of NR): the SGEMM micro-kernel over every tile, on this thread. */
-static void tt__att_gemm(const float *Ap, const float *Bp, int64_t kc, int64_t n, float *C, int64_t ldc, int accumulate) {
-    int64_t ir, jr;
-    for (ir = 0; ir < TT__ATT_BQ; ir += TT__MR)
-        for (jr = 0; jr < n; jr += TT__NR) TT__ATT_UKERNEL(kc, Ap + ir * kc, Bp + jr * kc, C + ir * ldc + jr, ldc, accumulate);
+/* C = (accumulate ? C : 0) + A·B on this thread with the SGEMM micro-kernel: m_slivers
+   packed MR-row slivers of A (kc long) times n_slivers NR-column slivers of B (b_step
+   floats apart); C's rows are ldc apart and its column slivers c_step apart. */
+static void tt__att_gemm(int64_t kc, const float *Ap, int64_t m_slivers, const float *Bp, int64_t b_step,
+                         int64_t n_slivers, float *C, int64_t ldc, int64_t c_step, int accumulate) {
+    int64_t ir, s;
+    for (s = 0; s < n_slivers; s++)
+        for (ir = 0; ir < m_slivers; ir++)
+            TT__ATT_UKERNEL(kc, Ap + ir * TT__MR * kc, Bp + s * b_step, C + ir * TT__MR * ldc + s * c_step, ldc, accumulate);
 }
 
-/* The causal rule and the mask on the score tile (rows i0.., keys j0..). */
+/* The causal rule and the mask on the transposed score tile (queries i0.. of which `rows`
+   are real, keys j0..j0+cols). */
 static void tt__att_mask(const tt__att_job *j, const float *mask, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *sc) {
-    int64_t r, c;
-    for (r = 0; r < rows; r++) {
-        float *srow = sc + r * TT__ATT_BK;
-        if (j->causal)
-            for (c = 0; c < cols; c++) if (j0 + c > i0 + r) srow[c] = -INFINITY;
-        if (mask) {
-            const float *mrow = mask + (i0 + r) * j->ms[j->nb];
-            int64_t mstep = j->ms[j->nb + 1];
-            for (c = 0; c < cols; c++) {
-                float m = mrow[(j0 + c) * mstep];
-                srow[c] = j->mask_bool ? (m != 0.0f ? srow[c] : -INFINITY) : srow[c] + m;
+    int64_t s, r, c;
+    if (!j->causal && !mask) return;
+    if (!mask && j0 + cols - 1 <= i0) return;          /* causal, but every key is at or before every query */
+    for (s = 0; s * TT__NR < rows; s++)
+        for (r = 0; r < cols; r++) {
+            float *row = sc + s * TT__ATT_BK * TT__NR + r * TT__NR;
+            int64_t key = j0 + r, n = tt__min64(TT__NR, rows - s * TT__NR);
+            for (c = 0; c < n; c++) {
+                int64_t query = i0 + s * TT__NR + c;
+                if (j->causal && key > query) row[c] = -INFINITY;
+                if (mask) {
+                    float m = mask[query * j->ms[j->nb] + key * j->ms[j->nb + 1]];
+                    row[c] = j->mask_bool ? (m != 0.0f ? row[c] : -INFINITY) : row[c] + m;
+                }
             }
         }
-    }
 }
 
-/* p[i] = exp(p[i] - shift), vectorized. */
-static void tt__exp_shifted(float *TT__RESTRICT p, int64_t n, float shift) {
-    TT__EACH(n, p[i] = tt__expf(p[i] - shift));
-}
-
-/* Turns each row of the score tile into exp(score - new max), updates the row's max m and
-   sum l, and rescales its accumulator by exp(old max - new max). A row whose scores are
-   all masked so far keeps m = -inf, l = 0 and zero weights. */
-static void tt__att_softmax_step(const tt__att_job *j, int64_t rows, int64_t cols, float *sc, tt__att_bufs *b) {
-    int64_t r, c;
-    for (r = 0; r < rows; r++) {
-        float *p = sc + r * TT__ATT_BK, *a = b->acc + r * j->Evp;
-        float mnew = tt__maxf(b->m[r], tt__extreme_f32(p, cols, true)), corr;
-        if (mnew == -INFINITY) { for (c = 0; c < cols; c++) p[c] = 0.0f; continue; }
-        corr = b->m[r] == -INFINITY ? 0.0f : tt__expf(b->m[r] - mnew);
-        tt__exp_shifted(p, cols, mnew);
-        b->l[r] = b->l[r] * corr + (float)tt__sum_f64(p, cols);
-        b->m[r] = mnew;
-        if (corr != 1.0f) for (c = 0; c < j->Evp; c++) a[c] *= corr;
+/* Folds one score tile into the running softmax of each query (a column): new maximum,
+   weights exp(score - max) in place, sum l, and the accumulator rescaled by exp(old max -
+   new max). A query whose scores are all masked so far keeps m = -inf, l = 0, zero weights.
+   The loops over a sliver's NR queries have a constant length: GCC vectorizes them. */
+static void tt__att_softmax_step(const tt__att_job *j, int64_t n_slivers, int64_t cols, float *sc, tt__att_bufs *b) {
+    int64_t s, r, e, c;
+    for (s = 0; s < n_slivers; s++) {
+        float *p = sc + s * TT__ATT_BK * TT__NR, *m = b->m + s * TT__NR, *l = b->l + s * TT__NR;
+        float mnew[TT__NR], shift[TT__NR], corr[TT__NR], sum[TT__NR];
+        int64_t c0;
+        for (c0 = 0; c0 < TT__NR; c0 += 16) {          /* 16 queries at a time: the running */
+            float mx[16], sm[16];                       /* values stay in one register */
+            for (c = 0; c < 16; c++) mx[c] = m[c0 + c];
+            for (r = 0; r < cols; r++)                 /* a NaN score is skipped here but reaches */
+                for (c = 0; c < 16; c++) {             /* the output through its own exp */
+                    float x = p[r * TT__NR + c0 + c];
+                    mx[c] = x > mx[c] ? x : mx[c];
+                }
+            for (c = 0; c < 16; c++) {                 /* shift 0 while all masked: exp(-inf) = 0 */
+                mnew[c0 + c] = mx[c];
+                shift[c0 + c] = mx[c] == -INFINITY ? 0.0f : mx[c];
+                sm[c] = 0.0f;
+            }
+            for (r = 0; r < cols; r++)
+                for (c = 0; c < 16; c++) {
+                    float *x = p + r * TT__NR + c0 + c;
+                    *x = tt__expf(*x - shift[c0 + c]);
+                    sm[c] += *x;
+                }
+            for (c = 0; c < 16; c++) sum[c0 + c] = sm[c];
+        }
+        for (c = 0; c < TT__NR; c++) {
+            corr[c] = tt__expf(m[c] - shift[c]);
+            l[c] = l[c] * corr[c] + sum[c];
+            m[c] = mnew[c];
+        }
+        for (e = 0; e < j->Evr; e++) {
+            float *a = b->acc + e * TT__ATT_BQ + s * TT__NR;
+            for (c = 0; c < TT__NR; c++) a[c] *= corr[c];
+        }
     }
 }
 
@@ -5195,38 +5299,46 @@ static void tt__att_softmax_step(const tt__att_job *j, int64_t rows, int64_t col
 static void tt__att_task(void *arg, int64_t t, int thread) {
     const tt__att_job *j = (const tt__att_job *)arg;
     int64_t b = t / j->n_qblocks, i0 = (t % j->n_qblocks) * TT__ATT_BQ, rows = tt__min64(TT__ATT_BQ, j->L - i0);
-    int64_t j0, r, e, Ev = j->Ev, Evp = j->Evp, ncols;
+    int64_t nq = (rows + TT__NR - 1) / TT__NR, j0, r, e, s, Ev = j->Ev, Evr = j->Evr;
     tt__att_bufs bf = tt__att_bufs_of(j, thread);
     const float *q = j->q + tt__batch_offset(j, j->qs, b), *k = j->k + tt__batch_offset(j, j->ks, b);
     const float *v = j->v + tt__batch_offset(j, j->vs, b), *mask = j->mask ? j->mask + tt__batch_offset(j, j->ms, b) : NULL;
     float *y = j->y + (b * j->L + i0) * Ev;
-    tt__pack_a(bf.qp, q, j->qs[j->nb], 1, i0, TT__ATT_BQ, j->L, 0, j->E);
-    for (e = 0; e < TT__ATT_BQ * j->E; e++) bf.qp[e] *= j->scale;
+    for (s = 0; s < nq * TT__NR; s += TT__NR) tt__pack_b_cols(bf.qp, q, j->qs[j->nb], 0, j->E, i0, rows, s);
+    for (e = 0; e < nq * TT__NR * j->E; e++) bf.qp[e] *= j->scale;
     for (r = 0; r < TT__ATT_BQ; r++) { bf.m[r] = -INFINITY; bf.l[r] = 0.0f; }
-    for (r = 0; r < TT__ATT_BQ * Evp; r++) bf.acc[r] = 0.0f;
+    for (r = 0; r < Evr * TT__ATT_BQ; r++) bf.acc[r] = 0.0f;
     for (j0 = 0; j0 < j->S && !(j->causal && j0 > i0 + rows - 1); j0 += TT__ATT_BK) {
         int64_t cols = tt__min64(TT__ATT_BK, j->S - j0);
-        ncols = (cols + TT__NR - 1) / TT__NR * TT__NR;
-        tt__pack_b(bf.kp, k, 1, j->ks[j->nb], 0, j->E, 0, j->E, j0, cols);          /* kᵀ block: E x cols */
-        tt__att_gemm(bf.qp, bf.kp, j->E, ncols, bf.sc, TT__ATT_BK, 0);               /* scores = q kᵀ scale */
+        tt__pack_a(bf.kp, k, j->ks[j->nb], 1, j0, cols, j->S, 0, j->E);                      /* k rows j0.. */
+        tt__att_gemm(j->E, bf.kp, (cols + TT__MR - 1) / TT__MR, bf.qp, TT__NR * j->E, nq,   /* scores = k qᵀ scale */
+                     bf.sc, TT__NR, TT__ATT_BK * TT__NR, 0);
         tt__att_mask(j, mask, i0, rows, j0, cols, bf.sc);
-        tt__att_softmax_step(j, rows, cols, bf.sc, &bf);
-        tt__pack_a(bf.pp, bf.sc, TT__ATT_BK, 1, 0, TT__ATT_BQ, rows, 0, cols);       /* weights: cols x BQ */
-        tt__pack_b(bf.vp, v, j->vs[j->nb], 1, j0, cols, 0, cols, 0, Ev);              /* v block: cols x Ev */
-        tt__att_gemm(bf.pp, bf.vp, cols, Evp, bf.acc, Evp, 1);                       /* acc += weights v */
+        tt__att_softmax_step(j, nq, cols, bf.sc, &bf);
+        tt__pack_a(bf.vp, v, 1, j->vs[j->nb], 0, Evr, Ev, j0, cols);                         /* vᵀ: Evr x cols */
+        tt__att_gemm(cols, bf.vp, Evr / TT__MR, bf.sc, TT__ATT_BK * TT__NR, nq,              /* accᵀ += vᵀ weights */
+                     bf.acc, TT__ATT_BQ, TT__NR, 1);
     }
     for (r = 0; r < rows; r++) {
         float inv = bf.l[r] > 0.0f ? 1.0f / bf.l[r] : NAN;   /* l == 0: every score of the row was masked */
-        for (e = 0; e < Ev; e++) y[r * Ev + e] = bf.acc[r * Evp + e] * inv;
+        for (e = 0; e < Ev; e++) y[r * Ev + e] = bf.acc[e * TT__ATT_BQ + r] * inv;
     }
 }
 
+/* x itself when it is f32 with contiguous rows (its last axis of stride 1, as in a view of
+   attention heads), else a contiguous f32 copy. */
+static tt_tensor *tt__rows_f32(tt_ctx *ctx, const char *op, tt_tensor *x) {
+    if (!x) return NULL;
+    if (x->dtype == TT_F32 && x->ndim > 0 && (x->stride[x->ndim - 1] == 1 || x->shape[x->ndim - 1] <= 1)) return x;
+    return tt__copy_as(ctx, op, x, TT_F32);
+}
+
 static bool tt__exec_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
-    tt_tensor *q = tt__contiguous_f32(ctx, c->name, c->in[0]), *k = tt__contiguous_f32(ctx, c->name, c->in[1]);
-    tt_tensor *v = tt__contiguous_f32(ctx, c->name, c->in[2]), *mask = NULL;
+    tt_tensor *q = tt__rows_f32(ctx, c->name, c->in[0]), *k = tt__rows_f32(ctx, c->name, c->in[1]);
+    tt_tensor *v = tt__rows_f32(ctx, c->name, c->in[2]), *mask = NULL;
     tt__att_job j;
     int d;
-    if (c->in[3]) mask = tt__contiguous_f32(ctx, c->name, c->in[3]);
+    if (c->in[3]) mask = tt__as_f32(ctx, c->name, c->in[3]);     /* read through its strides */
     if (!q || !k || !v || (c->in[3] && !mask)) return false;
     if (out->numel == 0) return true;
     if (k->shape[k->ndim - 2] == 0) {                  /* no keys: an empty sum, zeros (as PyTorch) */
@@ -5249,8 +5361,8 @@ static bool tt__exec_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     j.scale = c->a.f[0] > 0 ? c->a.f[0] : 1.0f / sqrtf((float)(j.E > 0 ? j.E : 1));
     j.y = (float *)tt__ptr(out);
     j.n_qblocks = (j.L + TT__ATT_BQ - 1) / TT__ATT_BQ;
-    j.Evp = (j.Ev + TT__NR - 1) / TT__NR * TT__NR;
-    j.scratch_floats = tt__att_scratch_floats(j.E, j.Evp);
+    j.Evr = (j.Ev + TT__MR - 1) / TT__MR * TT__MR;
+    j.scratch_floats = tt__att_scratch_floats(j.E, j.Evr);
     j.scratch = (float *)tt__alloc(ctx, c->name, sizeof(float) * (size_t)(j.scratch_floats * ctx->n_threads));
     if (!j.scratch) return false;
     tt__parallel_for(ctx, tt__att_task, &j, j.n_batch * j.n_qblocks);

@@ -415,6 +415,11 @@ static void test_sdpa_long_sequence(void) {
         int64_t q4[3] = {1, 200, 8}, k4[3] = {1, 70, 8}, v4[3] = {1, 70, 33};
         AT_CASE(3, q4, 3, k4, 3, v4, 0, 0, NULL, 1, 0.0f, 78);
     }
+    {   /* three key tiles or more, so the running maximum is rescaled twice; Ev over NR */
+        int64_t q5[3] = {1, 50, 16}, k5[3] = {1, 333, 16}, v5[3] = {1, 333, 52};
+        AT_CASE(3, q5, 3, k5, 3, v5, 0, 0, NULL, 0, 0.0f, 90);
+        AT_CASE(3, q5, 3, k5, 3, v5, 0, 0, NULL, 1, 0.0f, 91);
+    }
 }
 
 /* q, k, v stored [B,L,H,E] and permuted to [B,H,L,E]; v a step-2 slice along E. */
