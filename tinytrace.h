@@ -3839,23 +3839,35 @@ typedef struct tt__sgemm_job {
     const float    *A, *Bp;
     float          *C, *Apacks;        /* Apacks: one MC x KC buffer per thread */
     int64_t         M, N, sam, sak, i_step, j0, nc, p0, kc, mc_buf;
+    int64_t         ldc, seg, seg_stride;  /* C(i,j) = C[i*ldc + (j/seg)*seg_stride + j%seg] */
     bool            first_k, last_k;   /* C = product (first k block) or C += product; last: epilogue */
     tt__ukernel_fn  ukernel;
     const tt__epilogue *ep;
 } tt__sgemm_job;
 
-/* An edge tile (fewer than MR rows or NR columns left): the kernel writes a full tile into a
-   buffer, and only the part inside C is copied or added. */
-static TT__MAYBE_UNUSED void tt__sgemm_edge(const tt__sgemm_job *j, const float *Ap, const float *Bp, float *C,
+/* Where C(i, jcol) is: C's columns come in segments of seg columns (one per image when a
+   convolution's GEMM writes its output [N,O,OH*OW] directly), rows ldc apart. */
+static TT__MAYBE_UNUSED float *tt__sgemm_c_at(const tt__sgemm_job *j, int64_t i, int64_t jcol) {
+    return j->C + i * j->ldc + (jcol / j->seg) * j->seg_stride + jcol % j->seg;
+}
+
+/* An edge tile (fewer than MR rows or NR columns left, or columns across two segments): the
+   kernel writes a full tile into a buffer, and only the part inside C is copied or added,
+   run by run within a segment; the epilogue follows on the last k block. */
+static TT__MAYBE_UNUSED void tt__sgemm_edge(const tt__sgemm_job *j, const float *Ap, const float *Bp, int64_t i, int64_t jcol,
                                             int64_t rows, int64_t cols) {
     float tile[TT__MR * TT__NR];
-    int64_t r, c;
+    int64_t r, c, c0, n;
     j->ukernel(j->kc, Ap, Bp, tile, TT__NR, 0);
-    for (r = 0; r < rows; r++) {
-        float *crow = C + r * j->N;
-        if (j->first_k) for (c = 0; c < cols; c++) crow[c] = tile[r * TT__NR + c];
-        else            for (c = 0; c < cols; c++) crow[c] += tile[r * TT__NR + c];
-    }
+    for (r = 0; r < rows; r++)
+        for (c0 = 0; c0 < cols; c0 += n) {
+            float *crow = tt__sgemm_c_at(j, i + r, jcol + c0);
+            const float *t = tile + r * TT__NR + c0;
+            n = tt__min64(cols - c0, j->seg - (jcol + c0) % j->seg);
+            if (j->first_k) for (c = 0; c < n; c++) crow[c] = t[c];
+            else            for (c = 0; c < n; c++) crow[c] += t[c];
+            if (j->last_k) tt__epilogue_block(j->ep, crow, j->ldc, i + r, jcol + c0, 1, n);
+        }
 }
 
 /* One task: rows [t*i_step, ..) of C for the current (k block, column block). The kernel
@@ -3868,11 +3880,14 @@ static TT__MAYBE_UNUSED void tt__sgemm_task(void *arg, int64_t t, int thread) {
     tt__pack_a(Ap, j->A, j->sam, j->sak, i0, mc, j->M, j->p0, j->kc);
     for (jr = 0; jr < j->nc; jr += TT__NR)
         for (ir = 0; ir < mc; ir += TT__MR) {
-            int64_t rows = tt__min64(TT__MR, mc - ir), cols = tt__min64(TT__NR, j->nc - jr);
-            float *C = j->C + (i0 + ir) * j->N + j->j0 + jr;
-            if (rows == TT__MR && cols == TT__NR) j->ukernel(j->kc, Ap + ir * j->kc, j->Bp + jr * j->kc, C, j->N, !j->first_k);
-            else tt__sgemm_edge(j, Ap + ir * j->kc, j->Bp + jr * j->kc, C, rows, cols);
-            if (j->last_k) tt__epilogue_block(j->ep, C, j->N, i0 + ir, j->j0 + jr, rows, cols);
+            int64_t rows = tt__min64(TT__MR, mc - ir), cols = tt__min64(TT__NR, j->nc - jr), jcol = j->j0 + jr;
+            if (rows == TT__MR && cols == TT__NR && jcol % j->seg + cols <= j->seg) {
+                float *C = tt__sgemm_c_at(j, i0 + ir, jcol);
+                j->ukernel(j->kc, Ap + ir * j->kc, j->Bp + jr * j->kc, C, j->ldc, !j->first_k);
+                if (j->last_k) tt__epilogue_block(j->ep, C, j->ldc, i0 + ir, jcol, rows, cols);
+            } else {
+                tt__sgemm_edge(j, Ap + ir * j->kc, j->Bp + jr * j->kc, i0 + ir, jcol, rows, cols);
+            }
         }
 }
 
@@ -3905,10 +3920,11 @@ static TT__MAYBE_UNUSED void tt__prepack_b(float *dst, const float *B, int64_t s
 
 /* C[M,N] = A * B with packing (B already packed by tt__prepack_b when Bpre is not NULL),
    then the epilogue ep (may be NULL) on each tile; false when scratch memory runs out (the
-   caller falls back). */
+   caller falls back). C is contiguous, or, when seg > 0, in segments of seg columns
+   seg_stride floats apart with rows seg floats apart (a batched convolution's output). */
 static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
-                                           const float *B, int64_t sbk, int64_t sbn, const float *Bpre, float *C,
-                                           tt__ukernel_fn ukernel, const tt__epilogue *ep) {
+                                           const float *B, int64_t sbk, int64_t sbn, const float *Bpre, float *C, int64_t seg,
+                                           int64_t seg_stride, tt__ukernel_fn ukernel, const tt__epilogue *ep) {
     tt__gemm_blocks bl = tt__gemm_blocking();
     tt__sgemm_job j;
     tt_status before = ctx->status;
@@ -3925,6 +3941,9 @@ static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, in
         return false;
     }
     j.A = A; j.C = C; j.M = M; j.N = N; j.sam = sam; j.sak = sak; j.ukernel = ukernel; j.ep = ep;
+    j.ldc = seg > 0 ? seg : N;
+    j.seg = seg > 0 ? seg : tt__max64(N, 1);
+    j.seg_stride = seg > 0 ? seg_stride : 0;
     for (jc = 0; jc < N; jc += nc_max) {
         j.j0 = jc;
         j.nc = tt__min64(nc_max, N - jc);
@@ -3952,7 +3971,7 @@ static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, in
 
 static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                                               const float *B, int64_t sbk, int64_t sbn, float *C, tt__ukernel_fn ukernel) {
-    return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, C, ukernel, NULL);
+    return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, C, 0, 0, ukernel, NULL);
 }
 
 /* True when tt__gemm takes the packed path for this size (so packing B ahead pays). */
@@ -3972,7 +3991,8 @@ static void tt__gemm_pre(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const flo
                          const float *B, int64_t sbk, int64_t sbn, const float *Bpre, float *C, const tt__epilogue *ep) {
     tt__gemm_job g;
 #ifdef TT__UKERNEL
-    if (tt__gemm_is_packed(M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, Bpre, C, TT__UKERNEL, ep)) return;
+    if (tt__gemm_is_packed(M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, Bpre, C, 0, 0, TT__UKERNEL, ep))
+        return;
 #else
     (void)Bpre;
 #endif
@@ -4326,29 +4346,45 @@ static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 /* Images per GEMM in the batched path: their column matrix stays under 16 MiB. */
 #define TT__CONV_COL_FLOATS ((int64_t)4 << 20)
 
+/* The batched convolution's GEMM writing straight into the output [N,O,OH*OW] (each image
+   a segment of the product's columns) with the bias as its epilogue; false where the
+   packed SGEMM does not run (small products, no SIMD kernel, no scratch). */
+static bool tt__conv_gemm_direct(tt_ctx *ctx, const tt__conv_job *j, int64_t N, int64_t Kc, const float *col, float *out) {
+#ifdef TT__UKERNEL
+    tt__epilogue ep;
+    int64_t hw = j->OH * j->OW;
+    ep.bias = j->b;
+    ep.bias_kind = TT__BIAS_ROWS;
+    ep.relu = false;
+    return tt__gemm_is_packed(j->O, N, Kc) &&
+           tt__sgemm_run(ctx, j->O, N, Kc, j->w, Kc, 1, col, N, 1, NULL, out, hw, j->O * hw, TT__UKERNEL, j->b ? &ep : NULL);
+#else
+    (void)ctx; (void)j; (void)N; (void)Kc; (void)col; (void)out;
+    return false;
+#endif
+}
+
 /* groups == 1 and several images: one im2col for j->m images side by side, one GEMM for
    all of them (a wide product keeps the micro-kernel busy where one small image would
-   not), then the result is spread into the [N,O,OH,OW] output with the bias. False, with
-   nothing changed, when its scratch does not fit (the caller then goes image by image). */
+   not), written straight into the [N,O,OH,OW] output with the bias (or, where that GEMM
+   does not run, into a buffer spread into the output). False when its scratch does not fit
+   (the caller then goes image by image and overwrites what was written). */
 static bool tt__conv_batched(tt_ctx *ctx, const char *name, tt__conv_job *j, int64_t N, int64_t Kc) {
     int64_t hw = j->OH * j->OW, per = j->m, n0;
     const float *x0 = j->x;
     tt_status before = ctx->status;
     tt_scope scope = tt_scope_begin(ctx);
-    float *col = (float *)tt__alloc(ctx, name, (size_t)(Kc * j->m * hw) * sizeof(float));
-    float *prod = col ? (float *)tt__alloc(ctx, name, (size_t)(j->O * j->m * hw) * sizeof(float)) : NULL;
-    if (!prod) {
-        tt_scope_end(ctx, scope);
-        if (before == TT_OK) tt_clear_error(ctx);
-        return false;
-    }
-    for (n0 = 0; n0 < N; n0 += per) {
+    float *col = (float *)tt__alloc(ctx, name, (size_t)(Kc * j->m * hw) * sizeof(float)), *prod = NULL;
+    for (n0 = 0; n0 < N && col; n0 += per) {
         int64_t m = tt__min64(per, N - n0);
         j->x = x0 + n0 * j->C * j->H * j->W;
         j->y = col;
         j->Cim = j->C;
         j->col_ld = m * hw;
         tt__for_planes(ctx, tt__im2col_plane, j, m * j->C, j->KH * j->KW * hw);
+        if (tt__conv_gemm_direct(ctx, j, m * hw, Kc, col, j->out + n0 * j->O * hw)) continue;
+        if (!prod) prod = (float *)tt__alloc(ctx, name, (size_t)(j->O * per * hw) * sizeof(float));
+        if (!prod) break;
         tt__gemm(ctx, j->O, m * hw, Kc, j->w, Kc, 1, col, m * hw, 1, prod);
         j->y = prod;
         j->n0 = n0;
@@ -4356,7 +4392,8 @@ static bool tt__conv_batched(tt_ctx *ctx, const char *name, tt__conv_job *j, int
         tt__for_planes(ctx, tt__conv_spread_plane, j, m * j->O, hw);
     }
     tt_scope_end(ctx, scope);
-    return true;
+    if (n0 < N && before == TT_OK) tt_clear_error(ctx);   /* out of scratch: the caller goes image by image */
+    return n0 >= N;
 }
 
 static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
