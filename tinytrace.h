@@ -1837,6 +1837,7 @@ typedef struct tt__call {
     int                n_in;
     tt__attrs          a;
     const float       *packed_b;  /* graphs: a linear's constant weight packed ahead (tt__prepack_b), else NULL */
+    bool               relu_after; /* graphs: a fused ReLU follows; linear/conv apply it themselves */
 } tt__call;
 
 typedef bool (*tt__infer_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
@@ -1988,7 +1989,7 @@ static tt_tensor *tt__op(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor
     int i;
     if (!ctx) return NULL;
     for (i = 0; i < n_in; i++) if (!in[i] && !((info->optional >> i) & 1u)) return NULL;
-    c.name = name; c.op = op; c.in = in; c.n_in = n_in; c.a = *a; c.packed_b = NULL;
+    c.name = name; c.op = op; c.in = in; c.n_in = n_in; c.a = *a; c.packed_b = NULL; c.relu_after = false;
     tt__header_init(&hdr, ctx);
     if (!info->infer(ctx, &c, &hdr)) return NULL;
     if (info->kind == TT__K_VIEW) {
@@ -2222,7 +2223,7 @@ static tt_tensor *tt__view_internal(tt_ctx *ctx, const char *name, tt__opcode op
     tt__call c;
     if (!ctx || !x) return NULL;
     in[0] = x;
-    c.name = name; c.op = op; c.in = in; c.n_in = 1; c.a = *a; c.packed_b = NULL;
+    c.name = name; c.op = op; c.in = in; c.n_in = 1; c.a = *a; c.packed_b = NULL; c.relu_after = false;
     out = (tt_tensor *)tt__alloc(ctx, name, sizeof(tt_tensor));
     if (!out) return NULL;
     tt__header_init(out, ctx);
@@ -4122,9 +4123,9 @@ static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (!xc || !w || failed) return false;
     ep.bias = bd;
     ep.bias_kind = bd ? TT__BIAS_COLS : TT__BIAS_NONE;
-    ep.relu = false;
+    ep.relu = c->relu_after;
     tt__gemm_pre(ctx, M, outf, in, (const float *)tt__ptr(xc), in, 1, (const float *)tt__ptr(w),
-                 w->stride[1], w->stride[0], c->packed_b, (float *)tt__ptr(out), bd ? &ep : NULL);
+                 w->stride[1], w->stride[0], c->packed_b, (float *)tt__ptr(out), (bd || ep.relu) ? &ep : NULL);
     return true;
 }
 
@@ -4180,7 +4181,11 @@ typedef struct tt__conv_job {
     int64_t        C, H, W, O, Og, KH, KW, OH, OW;
     int64_t        Cim, col_ld, n0, m; /* im2col: channels per image, column matrix row length; batch */
     tt_conv_params p;
+    bool           relu;               /* a fused ReLU after the bias (graphs) */
 } tt__conv_job;
+
+/* ReLU in place, the expression of the relu op (so results are bitwise the same). */
+static void tt__relu_run(float *y, int64_t n) { TT__EACH(n, y[i] = y[i] < 0 ? 0.0f : y[i]); }
 
 /* The output columns ow whose input column ow*s - pad + off lies inside [0, W): [*lo, *hi). */
 static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64_t off, int64_t *lo, int64_t *hi) {
@@ -4230,6 +4235,7 @@ static void tt__conv_spread_plane(const void *arg, int64_t plane) {
     float *TT__RESTRICT dst = j->out + ((j->n0 + img) * j->O + o) * hw;
     float bias = j->b ? j->b[o] : 0.0f;
     TT__EACH(hw, dst[i] = src[i] + bias);
+    if (j->relu) tt__relu_run(dst, hw);
 }
 
 
@@ -4260,6 +4266,7 @@ static void tt__depthwise_plane(const void *arg, int64_t plane) {
             }
         }
         if (j->b) { float bv = j->b[o]; TT__EACH(OW, d[i] += bv); }
+        if (j->relu) tt__relu_run(d, OW);
     }
 }
 
@@ -4354,10 +4361,11 @@ static bool tt__conv_gemm_direct(tt_ctx *ctx, const tt__conv_job *j, int64_t N, 
     tt__epilogue ep;
     int64_t hw = j->OH * j->OW;
     ep.bias = j->b;
-    ep.bias_kind = TT__BIAS_ROWS;
-    ep.relu = false;
+    ep.bias_kind = j->b ? TT__BIAS_ROWS : TT__BIAS_NONE;
+    ep.relu = j->relu;
     return tt__gemm_is_packed(j->O, N, Kc) &&
-           tt__sgemm_run(ctx, j->O, N, Kc, j->w, Kc, 1, col, N, 1, NULL, out, hw, j->O * hw, TT__UKERNEL, j->b ? &ep : NULL);
+           tt__sgemm_run(ctx, j->O, N, Kc, j->w, Kc, 1, col, N, 1, NULL, out, hw, j->O * hw, TT__UKERNEL,
+                         (j->b || j->relu) ? &ep : NULL);
 #else
     (void)ctx; (void)j; (void)N; (void)Kc; (void)col; (void)out;
     return false;
@@ -4421,6 +4429,7 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     wd = (const float *)tt__ptr(wc);
     j.x = xd; j.w = wd; j.b = bd; j.y = yd; j.out = yd; j.p = p;
     j.C = C; j.H = H; j.W = W; j.O = O; j.Og = Og; j.KH = KH; j.KW = KW; j.OH = OH; j.OW = OW;
+    j.relu = c->relu_after;
     if (G > 1 && Cg == 1) {                            /* depthwise: a direct kernel, bias included */
         tt__for_planes(ctx, tt__depthwise_plane, &j, N * O, OH * OW * KH * KW);
         return true;
@@ -4443,10 +4452,10 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
                 tt__for_planes(ctx, tt__im2col_plane, &j, Cg, KH * KW * OH * OW);
             }
             ep.bias = bd ? bd + g * Og : NULL;         /* one bias per output channel: per row of C */
-            ep.bias_kind = TT__BIAS_ROWS;
-            ep.relu = false;
+            ep.bias_kind = bd ? TT__BIAS_ROWS : TT__BIAS_NONE;
+            ep.relu = j.relu;
             tt__gemm_pre(ctx, Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1, NULL, y,
-                         bd ? &ep : NULL);
+                         (bd || j.relu) ? &ep : NULL);
         }
     }
     return true;
@@ -6251,6 +6260,19 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
     return g->packed[node];
 }
 
+/* True when a fused node's program is only a ReLU of its epilogue head's result, stored
+   back in place, and the head is a linear or a convolution: the head then applies the
+   ReLU in its GEMM epilogue, on each tile while it is in cache, and the program is skipped. */
+static bool tt__program_is_head_relu(const tt_graph *g, const struct tt__program *pr) {
+    const tt__uop *u = pr->uops;
+    int op;
+    if (pr->head < 0 || pr->n_uops != 3 || pr->n_out != 1 || pr->head_out != 0 || pr->n_in != 1) return false;
+    op = g->tape.nodes[pr->head].op;
+    if (op != TT__OP_LINEAR && op != TT__OP_CONV2D && op != TT__OP_CONV1D) return false;
+    return u[0].kind == TT__U_LOAD && u[0].a == pr->head_input && u[1].kind == TT__U_UNARY && u[1].op == TT__OP_RELU &&
+           u[1].a == u[0].dst && u[2].kind == TT__U_STORE && u[2].a == u[1].dst && u[2].b == 0;
+}
+
 static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     const struct tt__program *pr = &g->progs[n->a.i[0]];
     const tt_tensor *o0 = &g->rt[pr->outs[0]];
@@ -6279,8 +6301,10 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
             hin[k] = v >= 0 ? &g->rt[v] : NULL;
         }
         hc.name = h->name; hc.op = h->op; hc.in = hin; hc.n_in = h->n_in; hc.a = h->a;
+        hc.relu_after = tt__program_is_head_relu(g, pr);
         hc.packed_b = tt__graph_packed_weight(g, pr->head, &hc, &g->rt[pr->outs[pr->head_out]]);
         if (!tt__op_table[h->op].exec(scratch, &hc, &g->rt[pr->outs[pr->head_out]])) return false;
+        if (hc.relu_after) return true;
     }
     tt__loop_init(&j.L, o0->ndim, o0->shape, 1 + pr->n_in, strides, offsets);
     j.sp = tt__split_loop(&j.L);
@@ -6365,7 +6389,7 @@ static tt_status tt__pass_const_fold(tt_graph *g, bool *live) {
             ins[k] = v < 0 ? NULL : &g->tape.values[v].meta;
         }
         if (!all_const) continue;
-        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a; c.packed_b = NULL;
+        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a; c.packed_b = NULL; c.relu_after = false;
         s = tt_scope_begin(tmp);
         tt__header_init(&hdr, tmp);
         out = info->infer(tmp, &c, &hdr) ? tt__new(tmp, n->name, hdr.dtype, hdr.ndim, hdr.shape) : NULL;
@@ -6717,7 +6741,7 @@ static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *mea
         int v = tt__node_in(g, n, k);
         g->argv[k] = v >= 0 ? &g->rt[v] : NULL;
     }
-    c.name = n->name; c.op = n->op; c.in = g->argv; c.n_in = n->n_in; c.a = n->a;
+    c.name = n->name; c.op = n->op; c.in = g->argv; c.n_in = n->n_in; c.a = n->a; c.relu_after = false;
     c.packed_b = tt__graph_packed_weight(g, g->order[p], &c, out);
     if (info->kind == TT__K_VIEW) {                    /* a view: its header from the actual input */
         tt__header_init(out, NULL);
@@ -6995,7 +7019,7 @@ static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor **ref) {
             ok = v < 0 || ins[k] != NULL;
         }
         if (!ok) continue;
-        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a; c.packed_b = NULL;
+        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a; c.packed_b = NULL; c.relu_after = false;
         tt__header_init(&hdr, ctx);
         if (!info->infer(ctx, &c, &hdr)) return false;
         if (info->kind == TT__K_VIEW) {

@@ -909,10 +909,11 @@ done:
 typedef struct ps_ep_w {
     int mode;
     tt_tensor *w, *b, *convw, *cbias, *mw, *big;
+    tt_tensor *w2, *b2, *convw2, *cbias2, *dww, *dwb;   /* shapes for the packed SGEMM and depthwise */
 } ps_ep_w;
 
 enum { PS_EP_LINEAR_RELU, PS_EP_CONV, PS_EP_MATMUL, PS_EP_MATMUL_BATCHED, PS_EP_OUTPUT, PS_EP_USED, PS_EP_TWICE,
-       PS_EP_BIGGER, PS_EP_COUNT };
+       PS_EP_BIGGER, PS_EP_LINEAR_BIG, PS_EP_CONV_RELU, PS_EP_DEPTHWISE_RELU, PS_EP_COUNT };
 
 static int ps_ep_fn(tt_ctx *c, tt_tensor *const *xs, const void *w, tt_tensor **out) {
     const ps_ep_w *p = (const ps_ep_w *)w;
@@ -924,6 +925,15 @@ static int ps_ep_fn(tt_ctx *c, tt_tensor *const *xs, const void *w, tt_tensor **
         return 1;
     case PS_EP_MATMUL: case PS_EP_MATMUL_BATCHED:
         out[0] = tt_mul_scalar(c, tt_tanh(c, tt_matmul(c, xs[0], p->mw)), 0.5f);
+        return 1;
+    case PS_EP_LINEAR_BIG:
+        out[0] = tt_relu(c, tt_linear(c, xs[0], p->w2, p->b2));
+        return 1;
+    case PS_EP_CONV_RELU:
+        out[0] = tt_relu(c, tt_conv2d(c, xs[0], p->convw2, p->cbias2, 1, 1, 1, 1));
+        return 1;
+    case PS_EP_DEPTHWISE_RELU:
+        out[0] = tt_relu(c, tt_conv2d(c, xs[0], p->dww, p->dwb, 1, 1, 1, 8));
         return 1;
     default: break;
     }
@@ -954,6 +964,14 @@ static void test_epilogue(void) {
     p.mw = tu_param2(wc, 5, 7, 3, 0.4f);
     sh[0] = 3; sh[1] = 9; sh[2] = 4;
     p.big = tu_param(wc, 6, 3, sh, 1.0f, 0.0f);
+    p.w2 = tu_param2(wc, 7, 100, 50, 0.2f);
+    p.b2 = tu_param1(wc, 8, 100, 0.3f, 0.0f);
+    sh[0] = 16; sh[1] = 8; sh[2] = 3; sh[3] = 3;
+    p.convw2 = tu_param(wc, 9, 4, sh, 0.2f, 0.0f);
+    p.cbias2 = tu_param1(wc, 10, 16, 0.3f, 0.0f);
+    sh[0] = 8; sh[1] = 1; sh[2] = 3; sh[3] = 3;
+    p.dww = tu_param(wc, 11, 4, sh, 0.3f, 0.0f);
+    p.dwb = tu_param1(wc, 12, 8, 0.3f, 0.0f);
 
     /* linear -> relu */
     p.mode = PS_EP_LINEAR_RELU;
@@ -987,6 +1005,43 @@ static void test_epilogue(void) {
     PS_CHECK_KEEP(&s, PS_FUSE | PS_DCE, 2, 2, &g, &c);         /* no EPILOGUE: a lone relu is not fused */
     if (g) { PS_LACKS(g, "fused{"); PS_FUSED(g, 0, 0, 0); ps_release(g, c); }
     PS_CHECK(&s, PS_EPI | PS_FUSE, 2, 1);
+
+    /* A lone ReLU after a linear or a convolution runs in the GEMM's epilogue, tile by tile:
+       products large enough for the packed SGEMM (edge tiles, tiles across two images of a
+       batched convolution), the small direct loops above, and depthwise convolution. */
+    p.mode = PS_EP_LINEAR_BIG;
+    ps_spec_init(&s, ps_ep_fn, &p);
+    ps_spec_input(&s, TT_F32, 2, 70, 50, 0, 0);
+    s.transposed[0] = 1;
+    PS_CHECK_KEEP(&s, PS_ALL, 2, 1, &g, &c);
+    if (g) {
+        PS_HAS(g, "fused{linear | relu}");
+        {   /* against double loops */
+            tt_tensor *x = tt_randn(e, 72, 2, s.shape[0]);
+            float *xv = tu_values(e, x), *wv = tu_values(e, p.w2), *bv = tu_values(e, p.b2), *got;
+            int n, o, k, bad = 0;
+            CHECK_EQ_INT(tt_graph_run(g, &x, 1), TT_OK);
+            got = tu_values(e, tt_graph_output(g, 0));
+            for (n = 0; got && xv && wv && bv && n < 70 && !bad; n++)
+                for (o = 0; o < 100 && !bad; o++) {
+                    double acc = bv[o], m = fabs((double)bv[o]);
+                    for (k = 0; k < 50; k++) { acc += (double)wv[o * 50 + k] * xv[n * 50 + k]; m += fabs((double)wv[o * 50 + k] * xv[n * 50 + k]); }
+                    bad = !CHECK_NEAR(got[n * 100 + o], acc > 0.0 ? acc : 0.0, 1e-6 * m, 1e-6);
+                }
+            free(xv); free(wv); free(bv); free(got);
+        }
+        ps_release(g, c);
+    }
+    p.mode = PS_EP_CONV_RELU;
+    ps_spec_init(&s, ps_ep_fn, &p);
+    ps_spec_input(&s, TT_F32, 4, 3, 8, 16, 16);
+    PS_CHECK_KEEP(&s, PS_ALL, 2, 1, &g, &c);
+    if (g) { PS_HAS(g, "fused{conv2d | relu}"); ps_release(g, c); }
+    p.mode = PS_EP_DEPTHWISE_RELU;
+    ps_spec_init(&s, ps_ep_fn, &p);
+    ps_spec_input(&s, TT_F32, 4, 2, 8, 9, 7);
+    PS_CHECK_KEEP(&s, PS_ALL, 2, 1, &g, &c);
+    if (g) { PS_HAS(g, "fused{conv2d | relu}"); ps_release(g, c); }
 
     /* conv2d -> add bias -> relu */
     p.mode = PS_EP_CONV;
