@@ -3549,6 +3549,10 @@ static bool tt__gemm_layout_ok(int64_t sak, int64_t sbk, int64_t sbn) {
 typedef enum tt__bias_kind { TT__BIAS_NONE, TT__BIAS_ROWS, TT__BIAS_COLS } tt__bias_kind;
 typedef struct tt__epilogue { const float *bias; tt__bias_kind bias_kind; bool relu; } tt__epilogue;
 
+/* y[i] += b[i] and y[i] += b for i < n (restrict parameters: GCC vectorizes without checks). */
+static void tt__add_run(float *TT__RESTRICT y, const float *TT__RESTRICT b, int64_t n) { TT__EACH(n, y[i] += b[i]); }
+static void tt__add_scalar_run(float *TT__RESTRICT y, float b, int64_t n) { TT__EACH(n, y[i] += b); }
+
 /* The epilogue on rows i0.. and columns j0.. (rows x cols) of C, whose rows are ldc apart
    (C points at element (i0, j0)). */
 static void tt__epilogue_block(const tt__epilogue *e, float *C, int64_t ldc, int64_t i0, int64_t j0, int64_t rows, int64_t cols) {
@@ -3556,13 +3560,8 @@ static void tt__epilogue_block(const tt__epilogue *e, float *C, int64_t ldc, int
     if (!e) return;
     for (r = 0; r < rows; r++) {
         float *y = C + r * ldc;
-        if (e->bias_kind == TT__BIAS_COLS) {
-            const float *b = e->bias + j0;
-            TT__EACH(cols, y[i] += b[i]);
-        } else if (e->bias_kind == TT__BIAS_ROWS) {
-            float b = e->bias[i0 + r];
-            TT__EACH(cols, y[i] += b);
-        }
+        if (e->bias_kind == TT__BIAS_COLS) tt__add_run(y, e->bias + j0, cols);
+        else if (e->bias_kind == TT__BIAS_ROWS) tt__add_scalar_run(y, e->bias[i0 + r], cols);
         if (e->relu) TT__EACH(cols, y[i] = y[i] < 0 ? 0.0f : y[i]);
     }
 }
@@ -3674,9 +3673,44 @@ static void tt__ukernel_simd(int64_t kc, const float *A, const float *B, float *
     TT__STORE512(0); TT__STORE512(1); TT__STORE512(2); TT__STORE512(3);
     TT__STORE512(4); TT__STORE512(5); TT__STORE512(6); TT__STORE512(7);
 }
+
+/* Narrow twins for the last sliver when N is not a multiple of 48 (N = 256, 512, 1024 leave
+   16 or 32 columns): 8 rows x 1 or 2 vectors over the same 48-wide packed B, so no work is
+   spent on the padding. */
+#define TT__ROW512N(i) a = _mm512_set1_ps(A[i]); c##i##0 = _mm512_fmadd_ps(a, b0, c##i##0); if (two) c##i##1 = _mm512_fmadd_ps(a, b1, c##i##1)
+#define TT__STORE512N(i)                                                                         \
+    if (accumulate) {                                                                            \
+        c##i##0 = _mm512_add_ps(_mm512_loadu_ps(C + i * ldc), c##i##0);                          \
+        if (two) c##i##1 = _mm512_add_ps(_mm512_loadu_ps(C + i * ldc + 16), c##i##1);            \
+    }                                                                                            \
+    _mm512_storeu_ps(C + i * ldc, c##i##0);                                                      \
+    if (two) _mm512_storeu_ps(C + i * ldc + 16, c##i##1)
+
+TT__INLINE void tt__ukernel_simd_narrow(int64_t kc, const float *A, const float *B, float *C, int64_t ldc,
+                                   int accumulate, const int two) {
+    __m512 c00 = _mm512_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
+    __m512 c40 = c00, c41 = c00, c50 = c00, c51 = c00, c60 = c00, c61 = c00, c70 = c00, c71 = c00;
+    int64_t k;
+    for (k = 0; k < kc; k++, A += 8, B += 48) {
+        __m512 b0 = _mm512_loadu_ps(B), b1 = two ? _mm512_loadu_ps(B + 16) : b0, a;
+        TT__ROW512N(0); TT__ROW512N(1); TT__ROW512N(2); TT__ROW512N(3);
+        TT__ROW512N(4); TT__ROW512N(5); TT__ROW512N(6); TT__ROW512N(7);
+    }
+    TT__STORE512N(0); TT__STORE512N(1); TT__STORE512N(2); TT__STORE512N(3);
+    TT__STORE512N(4); TT__STORE512N(5); TT__STORE512N(6); TT__STORE512N(7);
+}
+static void tt__ukernel_simd16(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
+    tt__ukernel_simd_narrow(kc, A, B, C, ldc, accumulate, 0);
+}
+static void tt__ukernel_simd32(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
+    tt__ukernel_simd_narrow(kc, A, B, C, ldc, accumulate, 1);
+}
+#undef TT__ROW512N
+#undef TT__STORE512N
 #undef TT__ROW512
 #undef TT__STORE512
 #define TT__UKERNEL tt__ukernel_simd
+#define TT__UKERNEL_NARROW 1
 #elif defined(__AVX2__) && defined(__FMA__)
 /* 6 rows x 2 vectors of 8 = 12 ymm accumulators. */
 #define TT__ROW256(i)                                                                  \
@@ -3852,6 +3886,18 @@ static TT__MAYBE_UNUSED float *tt__sgemm_c_at(const tt__sgemm_job *j, int64_t i,
     return j->C + i * j->ldc + (jcol / j->seg) * j->seg_stride + jcol % j->seg;
 }
 
+/* The kernel for a tile of `cols` columns: the job's, or with the SIMD kernel a narrow twin
+   when cols fits in 16 or 32 (no work on the padding of the last sliver). */
+static TT__MAYBE_UNUSED tt__ukernel_fn tt__sgemm_kernel_for(const tt__sgemm_job *j, int64_t cols) {
+#ifdef TT__UKERNEL_NARROW
+    if (j->ukernel == TT__UKERNEL && cols <= 16) return tt__ukernel_simd16;
+    if (j->ukernel == TT__UKERNEL && cols <= 32) return tt__ukernel_simd32;
+#else
+    (void)cols;
+#endif
+    return j->ukernel;
+}
+
 /* An edge tile (fewer than MR rows or NR columns left, or columns across two segments): the
    kernel writes a full tile into a buffer, and only the part inside C is copied or added,
    run by run within a segment; the epilogue follows on the last k block. */
@@ -3859,7 +3905,7 @@ static TT__MAYBE_UNUSED void tt__sgemm_edge(const tt__sgemm_job *j, const float 
                                             int64_t rows, int64_t cols) {
     float tile[TT__MR * TT__NR];
     int64_t r, c, c0, n;
-    j->ukernel(j->kc, Ap, Bp, tile, TT__NR, 0);
+    tt__sgemm_kernel_for(j, cols)(j->kc, Ap, Bp, tile, TT__NR, 0);
     for (r = 0; r < rows; r++)
         for (c0 = 0; c0 < cols; c0 += n) {
             float *crow = tt__sgemm_c_at(j, i + r, jcol + c0);
@@ -3882,9 +3928,11 @@ static TT__MAYBE_UNUSED void tt__sgemm_task(void *arg, int64_t t, int thread) {
     for (jr = 0; jr < j->nc; jr += TT__NR)
         for (ir = 0; ir < mc; ir += TT__MR) {
             int64_t rows = tt__min64(TT__MR, mc - ir), cols = tt__min64(TT__NR, j->nc - jr), jcol = j->j0 + jr;
-            if (rows == TT__MR && cols == TT__NR && jcol % j->seg + cols <= j->seg) {
+            tt__ukernel_fn uk = cols == TT__NR ? j->ukernel : tt__sgemm_kernel_for(j, cols);
+            bool whole = cols == TT__NR || (uk != j->ukernel && (cols == 16 || cols == 32));   /* no buffer */
+            if (rows == TT__MR && whole && jcol % j->seg + cols <= j->seg) {
                 float *C = tt__sgemm_c_at(j, i0 + ir, jcol);
-                j->ukernel(j->kc, Ap + ir * j->kc, j->Bp + jr * j->kc, C, j->ldc, !j->first_k);
+                uk(j->kc, Ap + ir * j->kc, j->Bp + jr * j->kc, C, j->ldc, !j->first_k);
                 if (j->last_k) tt__epilogue_block(j->ep, C, j->ldc, i0 + ir, jcol, rows, cols);
             } else {
                 tt__sgemm_edge(j, Ap + ir * j->kc, j->Bp + jr * j->kc, i0 + ir, jcol, rows, cols);

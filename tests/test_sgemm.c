@@ -51,7 +51,8 @@ static void sg_check_shape(tt_ctx *c, int64_t M, int64_t N, int64_t K, bool ta, 
 }
 
 static const int64_t sg_shapes[][3] = {
-    {1, 1, 1}, {7, 33, 5}, {8, 32, 64}, {13, 47, 300}, {64, 64, 64}, {100, 70, 513}, {257, 129, 1000}, {3, 1000, 17}
+    {1, 1, 1}, {7, 33, 5}, {8, 32, 64}, {13, 47, 300}, {64, 64, 64}, {100, 70, 513}, {257, 129, 1000}, {3, 1000, 17},
+    {16, 16, 40}, {24, 80, 100}     /* last slivers of exactly 16 and 32 columns: the narrow kernels */
 };
 
 static void test_sgemm_c_twin(void) {
