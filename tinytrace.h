@@ -4133,8 +4133,6 @@ TT_API tt_tensor *tt_matmul(tt_ctx *ctx, tt_tensor *a, tt_tensor *b) {
     return tt__binary(ctx, "tt_matmul", TT__OP_MATMUL, a, b);
 }
 
-/* Adds bias[j] to column j of the M x N rows of y (bias may be NULL). */
-
 /* in = {x, weight, bias?}. */
 static bool tt__infer_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0], *w = c->in[1], *bias = c->in[2];
@@ -5356,8 +5354,8 @@ static void tt__att_softmax_step(const tt__att_job *j, int64_t n_slivers, int64_
         float *p = sc + s * TT__ATT_BK * TT__NR, *m = b->m + s * TT__NR, *l = b->l + s * TT__NR;
         float mnew[TT__NR], shift[TT__NR], corr[TT__NR], sum[TT__NR];
         int64_t c0;
-        for (c0 = 0; c0 < TT__NR; c0 += 16) {          /* 16 queries at a time: the running */
-            float mx[16], sm[16];                       /* values stay in one register */
+        for (c0 = 0; c0 < TT__NR; c0 += 16) {          /* 16 queries at a time (NR is 16 or 48): */
+            float mx[16], sm[16];                       /* one AVX-512 vector of running values */
             for (c = 0; c < 16; c++) mx[c] = m[c0 + c];
             for (r = 0; r < cols; r++)                 /* a NaN score is skipped here but reaches */
                 for (c = 0; c < 16; c++) {             /* the output through its own exp */
