@@ -4023,10 +4023,12 @@ static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N,
     return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, C, 0, 0, ukernel, NULL);
 }
 
-/* True when tt__gemm takes the packed path for this size (so packing B ahead pays). */
+/* True when tt__gemm takes the packed path for this size (so packing B ahead pays). N from 16:
+   with AVX-512 a product narrower than a 48-column sliver runs on the narrow kernels (4-6x
+   the direct loops for N = 16..47 and many rows). */
 static TT__MAYBE_UNUSED bool tt__gemm_is_packed(int64_t M, int64_t N, int64_t K) {
 #ifdef TT__UKERNEL
-    return M >= TT__MR && N >= TT__NR && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
+    return M >= TT__MR && N >= 16 && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
 #else
     (void)M; (void)N; (void)K;
     return false;

@@ -218,7 +218,8 @@ static void test_matmul_vec_mat(void) {
 
 static void test_matmul_2d_odd_sizes(void) {
     static const int64_t mkn[][3] = {
-        {1, 1, 1}, {3, 7, 5}, {33, 65, 17}, {7, 1001, 9}, {1, 33, 1}, {65, 1, 33}, {2, 3, 1}, {17, 16, 64}
+        {1, 1, 1}, {3, 7, 5}, {33, 65, 17}, {7, 1001, 9}, {1, 33, 1}, {65, 1, 33}, {2, 3, 1}, {17, 16, 64},
+        {700, 64, 24}, {300, 100, 40}, {1000, 33, 17}   /* narrower than a sliver, large enough to pack */
     };
     size_t i;
     for (i = 0; i < sizeof mkn / sizeof mkn[0]; i++) {
@@ -468,6 +469,11 @@ static void test_linear_2d(void) {
     LA_LINEAR_CASE(2, x2, 1, 1, 102);
     LA_LINEAR_CASE(2, x3, 9, 1, 103);
     LA_LINEAR_CASE(2, x4, 17, 0, 104);
+    {   /* packed SGEMM with fewer output columns than one 48-wide sliver */
+        int64_t x5[2] = {500, 64}, x6[2] = {801, 40};
+        LA_LINEAR_CASE(2, x5, 20, 1, 105);
+        LA_LINEAR_CASE(2, x6, 47, 0, 106);
+    }
 }
 
 static void test_linear_3d(void) {
