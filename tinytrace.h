@@ -4024,8 +4024,8 @@ static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N,
 }
 
 /* True when tt__gemm takes the packed path for this size (so packing B ahead pays). N from 16:
-   with AVX-512 a product narrower than a 48-column sliver runs on the narrow kernels (4-6x
-   the direct loops for N = 16..47 and many rows). */
+   with AVX-512 a product narrower than a 48-column sliver runs on the narrow kernels (N <= 32)
+   or a full kernel into the edge buffer (N = 33..47): 4-6x the direct loops with many rows. */
 static TT__MAYBE_UNUSED bool tt__gemm_is_packed(int64_t M, int64_t N, int64_t K) {
 #ifdef TT__UKERNEL
     return M >= TT__MR && N >= 16 && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
