@@ -3553,6 +3553,9 @@ typedef struct tt__epilogue { const float *bias; tt__bias_kind bias_kind; bool r
 static void tt__add_run(float *TT__RESTRICT y, const float *TT__RESTRICT b, int64_t n) { TT__EACH(n, y[i] += b[i]); }
 static void tt__add_scalar_run(float *TT__RESTRICT y, float b, int64_t n) { TT__EACH(n, y[i] += b); }
 
+/* ReLU in place, the expression of the relu op (so results are bitwise the same). */
+static void tt__relu_run(float *y, int64_t n) { TT__EACH(n, y[i] = y[i] < 0 ? 0.0f : y[i]); }
+
 /* The epilogue on rows i0.. and columns j0.. (rows x cols) of C, whose rows are ldc apart
    (C points at element (i0, j0)). */
 static void tt__epilogue_block(const tt__epilogue *e, float *C, int64_t ldc, int64_t i0, int64_t j0, int64_t rows, int64_t cols) {
@@ -3562,7 +3565,7 @@ static void tt__epilogue_block(const tt__epilogue *e, float *C, int64_t ldc, int
         float *y = C + r * ldc;
         if (e->bias_kind == TT__BIAS_COLS) tt__add_run(y, e->bias + j0, cols);
         else if (e->bias_kind == TT__BIAS_ROWS) tt__add_scalar_run(y, e->bias[i0 + r], cols);
-        if (e->relu) TT__EACH(cols, y[i] = y[i] < 0 ? 0.0f : y[i]);
+        if (e->relu) tt__relu_run(y, cols);
     }
 }
 
@@ -4232,8 +4235,6 @@ typedef struct tt__conv_job {
     bool           relu;               /* a fused ReLU after the bias (graphs) */
 } tt__conv_job;
 
-/* ReLU in place, the expression of the relu op (so results are bitwise the same). */
-static void tt__relu_run(float *y, int64_t n) { TT__EACH(n, y[i] = y[i] < 0 ? 0.0f : y[i]); }
 
 /* The output columns ow whose input column ow*s - pad + off lies inside [0, W): [*lo, *hi). */
 static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64_t off, int64_t *lo, int64_t *hi) {
