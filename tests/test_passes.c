@@ -1269,6 +1269,139 @@ static void test_fuse_chain(void) {
     tt_ctx_destroy(e);
 }
 
+/* ---- pairs: (a op b) op2 c run as one pass (ops among + - *), each op rounding on its own.
+   The operands b and c are a second full input, a scalar, a row [41] or a column [33,1]
+   parameter; either order of each op. Bitwise against eager (GCC in its GNU modes would
+   contract a product and a sum into one FMA if the pass let it) and exactly against
+   two float operations done here with the intermediate forced through memory. */
+typedef struct ps_pair {
+    int op1, op2;          /* 0 add, 1 sub, 2 mul */
+    int swap1, swap2;      /* t = b op1 x instead of x op1 b; y = c op2 t instead of t op2 c */
+    int b_kind, c_kind;    /* 0 input x1, 1 scalar, 2 row parameter [41], 3 column parameter [33,1] */
+    tt_tensor *row, *col;
+} ps_pair;
+
+static tt_tensor *ps_pair_op(tt_ctx *c, int op, tt_tensor *a, tt_tensor *b) {
+    return op == 0 ? tt_add(c, a, b) : op == 1 ? tt_sub(c, a, b) : tt_mul(c, a, b);
+}
+static tt_tensor *ps_pair_operand(tt_ctx *c, const ps_pair *p, int kind, tt_tensor *x1, float scalar) {
+    return kind == 0 ? x1 : kind == 1 ? tt_scalar(c, scalar) : kind == 2 ? p->row : p->col;
+}
+static int ps_pair_fn(tt_ctx *c, tt_tensor *const *xs, const void *w, tt_tensor **out) {
+    const ps_pair *p = (const ps_pair *)w;
+    tt_tensor *b = ps_pair_operand(c, p, p->b_kind, xs[1], 1.3f), *cc = ps_pair_operand(c, p, p->c_kind, xs[1], -0.7f);
+    tt_tensor *t = p->swap1 ? ps_pair_op(c, p->op1, b, xs[0]) : ps_pair_op(c, p->op1, xs[0], b);
+    out[0] = p->swap2 ? ps_pair_op(c, p->op2, cc, t) : ps_pair_op(c, p->op2, t, cc);
+    return 1;
+}
+static float ps_pair_ref_op(int op, float a, float b) {
+    volatile float r = op == 0 ? a + b : op == 1 ? a - b : a * b;   /* rounded to float here */
+    return r;
+}
+/* Element (i, j) of operand kind k. */
+static float ps_pair_ref_operand(int k, const float *x1, const float *row, const float *col, int i, int j, float scalar) {
+    return k == 0 ? x1[i * 41 + j] : k == 1 ? scalar : k == 2 ? row[j] : col[i];
+}
+
+/* Runs g on new inputs and checks every element exactly against the float reference. */
+static void ps_pair_against_floats(tt_graph *g, const ps_pair *p, tt_ctx *e) {
+    int64_t sh[2] = {33, 41};
+    tt_tensor *ins[2];
+    float *x0, *x1, *row, *col, *got;
+    int i, j, bad = 0;
+    ins[0] = tt_randn(e, 71, 2, sh);
+    ins[1] = tt_randn(e, 72, 2, sh);
+    x0 = tu_values(e, ins[0]); x1 = tu_values(e, ins[1]);
+    row = tu_values(e, p->row); col = tu_values(e, p->col);
+    CHECK_EQ_INT(tt_graph_run(g, ins, 2), TT_OK);
+    got = tu_values(e, tt_graph_output(g, 0));
+    for (i = 0; got && x0 && x1 && row && col && i < 33 && !bad; i++)
+        for (j = 0; j < 41 && !bad; j++) {
+            float b = ps_pair_ref_operand(p->b_kind, x1, row, col, i, j, 1.3f);
+            float c = ps_pair_ref_operand(p->c_kind, x1, row, col, i, j, -0.7f);
+            float x = x0[i * 41 + j], t = p->swap1 ? ps_pair_ref_op(p->op1, b, x) : ps_pair_ref_op(p->op1, x, b);
+            float want = p->swap2 ? ps_pair_ref_op(p->op2, c, t) : ps_pair_ref_op(p->op2, t, c);
+            if (!CHECK(memcmp(&got[i * 41 + j], &want, sizeof want) == 0)) {
+                printf("    op1 %d op2 %d swap %d%d kinds %d%d at (%d,%d): got %.9g want %.9g\n", p->op1, p->op2,
+                       p->swap1, p->swap2, p->b_kind, p->c_kind, i, j, got[i * 41 + j], want);
+                bad = 1;
+            }
+        }
+    free(x0); free(x1); free(row); free(col); free(got);
+}
+
+/* A value with two readers is not paired; one that is also an output is stored as well. */
+static int ps_pair_shared(tt_ctx *c, tt_tensor *const *xs, const void *w, tt_tensor **out) {
+    tt_tensor *t = tt_mul(c, xs[0], xs[1]);           /* read twice: stays a register */
+    tt_tensor *a = tt_add(c, t, xs[0]);                /* a pairs into a * b */
+    tt_tensor *b = tt_sub(c, t, xs[1]);
+    (void)w;
+    out[0] = tt_mul(c, a, b);
+    out[1] = tt_mul_scalar(c, a, 3.0f);                /* now a has two readers */
+    out[2] = t;
+    return 3;
+}
+
+/* A fused node whose input (the matmul's result) dies there, so the memory plan may give an
+   output its bytes; the last op, a pair, then writes in place over the input it reads.
+   (fuse_shapes_dtypes has a case that fails if an earlier op wrote into such bytes.) */
+static int ps_pair_in_place(tt_ctx *c, tt_tensor *const *xs, const void *w, tt_tensor **out) {
+    tt_tensor *m = tt_matmul(c, xs[0], (tt_tensor *)w), *a;
+    a = tt_tanh(c, m);
+    out[0] = a;
+    out[1] = tt_add(c, tt_mul(c, a, m), m);           /* pairs: (a * m) + m, the last op */
+    return 2;
+}
+
+static void test_fuse_pairs(void) {
+    tt_ctx *wc = tu_ctx(), *e = tu_ctx();
+    tt_tensor *w33 = tu_param2(wc, 9, 41, 41, 0.2f);
+    ps_pair p;
+    ps_spec s;
+    tt_graph *g;
+    tt_ctx *c;
+    int k;
+    memset(&p, 0, sizeof p);
+    p.row = tu_param1(wc, 81, 41, 1.0f, 0.5f);
+    p.col = tu_param2(wc, 82, 33, 1, 1.0f);
+    for (k = 0; k < 3 * 3 * 4 + 16; k++) {
+        static const char *names[3] = {"add", "sub", "mul"};
+        char want[40];
+        if (k < 36) {                                 /* every op pair, both orders, kinds in turn */
+            p.op1 = k % 3; p.op2 = k / 3 % 3; p.swap1 = k / 9 % 2; p.swap2 = k / 18;
+            p.b_kind = k % 4; p.c_kind = (k / 4 + k) % 4;
+        } else {                                      /* every pair of kinds for (x * b) + c */
+            p.op1 = 2; p.op2 = 0; p.swap1 = 0; p.swap2 = k % 2;
+            p.b_kind = (k - 36) % 4; p.c_kind = (k - 36) / 4;
+        }
+        ps_spec_init(&s, ps_pair_fn, &p);
+        ps_spec_input(&s, TT_F32, 2, 33, 41, 0, 0);
+        ps_spec_input(&s, TT_F32, 2, 33, 41, 0, 0);
+        s.transposed[0] = 1;
+        PS_CHECK_KEEP(&s, PS_FUSE, 2, 1, &g, &c);
+        if (!g) continue;
+        snprintf(want, sizeof want, "fused{%s, %s}", names[p.op1], names[p.op2]);
+        PS_HAS(g, want);
+        ps_pair_against_floats(g, &p, e);
+        ps_release(g, c);
+    }
+
+    ps_spec_init(&s, ps_pair_shared, NULL);
+    ps_spec_input(&s, TT_F32, 2, 33, 41, 0, 0);
+    ps_spec_input(&s, TT_F32, 2, 1, 41, 0, 0);
+    PS_CHECK_KEEP(&s, PS_FUSE, 5, 1, &g, &c);
+    if (g) { PS_FUSED(g, 1, 5, 5); ps_release(g, c); }
+
+    ps_spec_init(&s, ps_pair_in_place, w33);
+    ps_spec_input(&s, TT_F32, 2, 33, 41, 0, 0);
+    PS_CHECK(&s, PS_FUSE | PS_DCE, 4, 2);
+    PS_CHECK(&s, PS_ALL, 4, -1);
+    CHECK_GUARDS(wc);
+    CHECK_GUARDS(e);
+    tt_ctx_destroy(wc);
+    tt_ctx_destroy(e);
+}
+
 static void test_fuse_breaks(void) {
     tt_ctx *wc = tu_ctx();
     tt_tensor *w33 = tu_param2(wc, 7, 33, 33, 0.2f);
@@ -1722,6 +1855,7 @@ TT_TEST_GROUP(passes) = {
     {"freeze_param_change", test_freeze_param_change},
     {"epilogue", test_epilogue},
     {"fuse_chain", test_fuse_chain},
+    {"fuse_pairs", test_fuse_pairs},
     {"fuse_breaks", test_fuse_breaks},
     {"fuse_shapes_dtypes", test_fuse_shapes_dtypes},
     {"memory_reuse", test_memory_reuse},
