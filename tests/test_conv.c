@@ -188,6 +188,47 @@ static void test_conv2d_stride_padding_dilation(void) {
     CV_SQ(1, 1, 5, 5, 1, 3, 3, 1, 0, 2, 1, 1, 153);  /* dilated kernel spans the whole input */
 }
 
+/* Batches whose column matrix is megabytes (above half of any common L2 cache): the GEMM
+   packs its B straight from the images (implicit im2col) instead of writing the matrix.
+   Against the double reference, and bitwise against each image convolved alone (a column
+   matrix small enough to be written out): the packed numbers and the sums are the same. */
+static void cv_implicit_case(const cv_case *k, unsigned long long seed, const char *file, int line) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4], ws[4], n;
+    tt_tensor *x, *w, *b, *y;
+    tt_conv_params p;
+    cv_run_case(k, seed, file, line);
+    xs[0] = k->N; xs[1] = k->C; xs[2] = k->H; xs[3] = k->W;
+    ws[0] = k->O; ws[1] = k->C; ws[2] = k->KH; ws[3] = k->KW;
+    x = tt_randn(c, seed + 10, 4, xs);
+    w = tt_randn(c, seed + 11, 4, ws);
+    b = tt_randn(c, seed + 12, 1, ws);
+    memset(&p, 0, sizeof p);
+    p.stride[0] = k->sh; p.stride[1] = k->sw; p.padding[0] = k->ph; p.padding[1] = k->pw;
+    p.dilation[0] = k->dh; p.dilation[1] = k->dw; p.groups = 1;
+    y = tt_conv2d_ex(c, x, w, b, &p);
+    for (n = 0; y && n < k->N; n++) {
+        tt_tensor *one = tt_conv2d_ex(c, tt_contiguous(c, tt_slice(c, x, 0, n, n + 1, 1)), w, b, &p);
+        tu_same_bits(c, tt_slice(c, y, 0, n, n + 1, 1), one, file, line);
+    }
+    if (!y) tt_test__fail(file, line, "tt_conv2d_ex returned NULL");
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
+    tt_ctx_destroy(c);
+}
+
+static void test_conv2d_implicit_im2col(void) {
+    /* N, C, H, W, O, KH, KW, sh, sw, ph, pw, dh, dw, groups, bias, ex */
+    static const cv_case cases[] = {
+        {12, 32, 18, 22, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},   /* 5.5 MB of columns, 288 terms: two k blocks */
+        {16, 20, 31, 29, 17, 5, 3, 2, 2, 2, 1, 2, 2, 1, 1, 1},   /* stride, padding, dilation per axis; odd sizes */
+        {8, 1, 64, 61, 5, 7, 7, 1, 1, 3, 3, 1, 1, 1, 0, 1},      /* one channel, 7x7, rows of 61 across slivers */
+        {3, 3, 120, 110, 8, 11, 11, 4, 4, 2, 2, 1, 1, 1, 1, 1},  /* AlexNet's first layer, smaller */
+    };
+    int i;
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) cv_implicit_case(&cases[i], 300u + 7u * (unsigned)i, __FILE__, __LINE__);
+}
+
 static void test_conv2d_groups(void) {
     CV_SQ(2, 4, 7, 9, 6, 3, 3, 1, 1, 1, 2, 1, 200);   /* groups 2 */
     CV_SQ(1, 4, 7, 9, 2, 3, 3, 2, 0, 1, 2, 0, 201);   /* one output channel per group */
@@ -775,6 +816,7 @@ static void test_pool_bad_input(void) {
 TT_TEST_GROUP(conv) = {
     {"conv2d_basic", test_conv2d_basic},
     {"conv2d_stride_padding_dilation", test_conv2d_stride_padding_dilation},
+    {"conv2d_implicit_im2col", test_conv2d_implicit_im2col},
     {"conv2d_groups", test_conv2d_groups},
     {"conv2d_depthwise", test_conv2d_depthwise},
     {"conv2d_ex_per_axis", test_conv2d_ex_per_axis},
