@@ -3,8 +3,8 @@
 #   make            build the examples (build/examples/*)
 #   make demo       build and run the example a newcomer should see first
 #   make test       header compile matrix + the suite built 5 ways (gcc C99, clang C11, g++ C++17,
-#                   gcc gnu11 -march=native and -mavx2 -mfma for the SIMD kernels) and once under
-#                   AddressSanitizer + UBSan;
+#                   gcc gnu11 -march=native and -mavx2 -mfma for the SIMD kernels) and twice under
+#                   AddressSanitizer + UBSan (plain, and -march=native);
 #                   ends with "N passed, N failed"
 #   make test-quick the suite once, gcc C99 (TEST_FILES=tests/test_x.c limits it; BUILD=dir)
 #   make bench      the benchmark suite: machine limits, then every workload eager and compiled
@@ -67,6 +67,10 @@ $(BUILD)/test_avx2: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
 	$(GCC) -std=c99 $(WARN) $(OPT) -mavx2 -mfma -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 $(BUILD)/test_asan: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
 	$(CLANG) -std=c11 $(WARN) -O1 -g $(SANITIZE) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
+# And with the machine's SIMD, so the sanitizers also watch the intrinsics (masked loads and
+# stores, micro-kernels) that the plain build leaves out.
+$(BUILD)/test_asan_native: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+	$(CLANG) -std=c11 $(WARN) -O1 -g -march=native $(SANITIZE) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 
 # The header alone, every compiler and mode, plus the firmware switches.
 compile-matrix:
@@ -83,7 +87,7 @@ compile-matrix:
 	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)$$'; then \
 	   echo "firmware build references malloc, stdio or pthreads"; exit 1; fi
 
-test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_avx2 $(BUILD)/test_asan examples
+test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_avx2 $(BUILD)/test_asan $(BUILD)/test_asan_native examples
 	./$(BUILD)/test_c99 > $(BUILD)/test_c99.log || { cat $(BUILD)/test_c99.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_c99.log
 	./$(BUILD)/test_c11_clang > $(BUILD)/test_c11.log || { cat $(BUILD)/test_c11.log; exit 1; }
@@ -96,6 +100,8 @@ test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp
 	   ./$(BUILD)/test_avx2 > $(BUILD)/test_avx2.log || { cat $(BUILD)/test_avx2.log; exit 1; }; \
 	   tail -n 1 $(BUILD)/test_avx2.log; else echo "no AVX2+FMA on this CPU: test_avx2 not run"; fi
 	@for e in $(EXAMPLES); do echo "running $$e"; ./$$e > /dev/null || exit 1; done
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/test_asan_native > $(BUILD)/test_asan_native.log || { cat $(BUILD)/test_asan_native.log; exit 1; }
+	@tail -n 1 $(BUILD)/test_asan_native.log
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/test_asan
 
 test-quick: $(BUILD)/test_c99

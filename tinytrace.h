@@ -3970,32 +3970,41 @@ static void tt__copy_strided(float *TT__RESTRICT d, const float *TT__RESTRICT r,
     else for (q = 0; q < n; q++) d[q] = r[q * s];
 }
 
-/* d[q] = r[q*s] for q < n, for the short runs of im2col packing (a libc memcpy call costs
-   as much as copying the 16-48 floats of one). */
-static void tt__copy_run(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
-    int64_t q;
+/* d[q] = r[q*s] for q < n, for the short runs of im2col packing. Compilers turn a plain copy
+   loop into a memcpy call, which costs as much as copying the 1-48 floats of a run: with
+   AVX-512 the run is copied by 16-float loads and stores, the last one masked (masked-off
+   lanes are neither read nor written). The loop is its plain-C twin. */
+static TT__MAYBE_UNUSED void tt__copy_run(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
+    int64_t q = 0;
+#if defined(__AVX512F__)
+    if (s == 1) {
+        for (; q + 16 <= n; q += 16) _mm512_storeu_ps(d + q, _mm512_loadu_ps(r + q));
+        if (q < n) {
+            __mmask16 m = (__mmask16)((1u << (unsigned)(n - q)) - 1u);
+            _mm512_mask_storeu_ps(d + q, m, _mm512_maskz_loadu_ps(m, r + q));
+        }
+        return;
+    }
+#endif
     if (s == 1) TT__EACH(n, d[i] = r[i]);
-    else for (q = 0; q < n; q++) d[q] = r[q * s];
+    else for (; q < n; q++) d[q] = r[q * s];
 }
 
-/* n entries of the column matrix's row for tap (c, kh, kw), from output pixel (img, oh, ow)
-   on, into dst: one output row at a time, zeros where the window hangs over the padding
-   and one (strided) copy of an input row in between. */
+/* n <= TT__NR entries of the column matrix's row for tap (c, kh, kw), from output pixel
+   (img, oh, ow) on, into a sliver row dst of TT__NR floats: zeros everywhere first (one
+   fixed-size fill, where a zero loop per padding run cost a memset call), then, one output
+   row at a time, one (strided) copy of the input row where the window lies on the image. */
 static TT__MAYBE_UNUSED void tt__im2col_run(const tt__im2col_src *s, int64_t c, int64_t kh, int64_t kw, int64_t img, int64_t oh,
                                             int64_t ow, int64_t n, float *TT__RESTRICT dst) {
-    int64_t off = kw * s->dw, lo, hi;
+    int64_t off = kw * s->dw, lo, hi, q;
+    for (q = 0; q < TT__NR; q++) dst[q] = 0.0f;
     tt__window_cols(s->W, s->OW, s->sw, s->pw, off, &lo, &hi);
     while (n > 0) {
-        int64_t len = tt__min64(n, s->OW - ow), end = ow + len, ih = oh * s->sh - s->ph + kh * s->dh, a, b, q;
-        if (ih < 0 || ih >= s->H) {
-            for (q = 0; q < len; q++) dst[q] = 0.0f;
-        } else {
+        int64_t len = tt__min64(n, s->OW - ow), end = ow + len, ih = oh * s->sh - s->ph + kh * s->dh;
+        if (ih >= 0 && ih < s->H) {
+            int64_t a = tt__min64(tt__max64(lo, ow), end), b = tt__max64(tt__min64(hi, end), a);
             const float *row = s->x + ((img * s->C + c) * s->H + ih) * s->W;
-            a = tt__min64(tt__max64(lo, ow), end);
-            b = tt__max64(tt__min64(hi, end), a);
-            for (q = ow; q < a; q++) dst[q - ow] = 0.0f;
             if (b > a) tt__copy_run(dst + (a - ow), row + a * s->sw + off - s->pw, s->sw, b - a);
-            for (q = b; q < end; q++) dst[q - ow] = 0.0f;
         }
         dst += len;
         n -= len;
@@ -4012,12 +4021,10 @@ static TT__MAYBE_UNUSED void tt__pack_b_im2col(float *TT__RESTRICT Bp, const tt_
     int64_t s, k, hw = src->OH * src->OW, kk = p0 + k0;
     int64_t c0 = kk / (src->KH * src->KW), kh0 = kk / src->KW % src->KH, kw0 = kk % src->KW;
     for (s = 0; s < nc; s += TT__NR) {
-        int64_t cols = tt__min64(TT__NR, nc - s), col = j0 + s, q;
+        int64_t cols = tt__min64(TT__NR, nc - s), col = j0 + s;
         int64_t img = col / hw, oh = col % hw / src->OW, ow = col % src->OW, c = c0, kh = kh0, kw = kw0;
         for (k = k0; k < k1; k++) {
-            float *dst = Bp + s * kc + k * TT__NR;
-            tt__im2col_run(src, c, kh, kw, img, oh, ow, cols, dst);
-            for (q = cols; q < TT__NR; q++) dst[q] = 0.0f;
+            tt__im2col_run(src, c, kh, kw, img, oh, ow, cols, Bp + s * kc + k * TT__NR);   /* zeros past cols */
             if (++kw == src->KW) { kw = 0; if (++kh == src->KH) { kh = 0; c++; } }
         }
     }
