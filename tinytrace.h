@@ -4042,16 +4042,26 @@ typedef struct tt__packb_job {
 
 static TT__MAYBE_UNUSED bool tt__packb_by_cols(const tt__packb_job *j) { return !j->im && j->sbk == 1 && j->sbn != 1; }
 
+/* Packing from images is cut by columns too, TT__PACK_SLIVERS slivers a task: a convolution
+   with few input channels has few rows (27 for 3 channels and 3x3), too few tasks to share. */
+#define TT__PACK_SLIVERS 16
+static TT__MAYBE_UNUSED int64_t tt__packb_col_tasks(const tt__packb_job *j) {
+    return j->im ? (j->nc + TT__NR * TT__PACK_SLIVERS - 1) / (TT__NR * TT__PACK_SLIVERS) : 1;
+}
+
 static TT__MAYBE_UNUSED int64_t tt__packb_tasks(const tt__packb_job *j) {
-    return tt__packb_by_cols(j) ? (j->nc + TT__NR - 1) / TT__NR : (j->kc + TT__PACK_ROWS - 1) / TT__PACK_ROWS;
+    return tt__packb_by_cols(j) ? (j->nc + TT__NR - 1) / TT__NR
+                                : (j->kc + TT__PACK_ROWS - 1) / TT__PACK_ROWS * tt__packb_col_tasks(j);
 }
 
 static TT__MAYBE_UNUSED void tt__packb_task(void *arg, int64_t t, int thread) {
     const tt__packb_job *j = (const tt__packb_job *)arg;
+    int64_t ct = tt__packb_col_tasks(j), k0 = t / ct * TT__PACK_ROWS, k1 = tt__min64(j->kc, k0 + TT__PACK_ROWS);
     (void)thread;
-    int64_t k0 = t * TT__PACK_ROWS, k1 = tt__min64(j->kc, k0 + TT__PACK_ROWS);
-    if (j->im) tt__pack_b_im2col(j->Bp, j->im, j->p0, j->kc, k0, k1, j->j0, j->nc);
-    else if (tt__packb_by_cols(j)) tt__pack_b_cols(j->Bp, j->B, j->sbn, j->p0, j->kc, j->j0, j->nc, t * TT__NR);
+    if (j->im) {
+        int64_t s0 = t % ct * TT__NR * TT__PACK_SLIVERS, cols = tt__min64(j->nc - s0, TT__NR * TT__PACK_SLIVERS);
+        tt__pack_b_im2col(j->Bp + s0 * j->kc, j->im, j->p0, j->kc, k0, k1, j->j0 + s0, cols);
+    } else if (tt__packb_by_cols(j)) tt__pack_b_cols(j->Bp, j->B, j->sbn, j->p0, j->kc, j->j0, j->nc, t * TT__NR);
     else tt__pack_b(j->Bp, j->B, j->sbk, j->sbn, j->p0, j->kc, k0, k1, j->j0, j->nc);
 }
 
