@@ -6167,7 +6167,6 @@ struct tt__program {
     int     head_input;            /* the input index that reads the head's result */
     int     head_out;              /* the output (index into outs) the head writes into */
     bool    store_reads_input;     /* a store copies a register that points into an input */
-    int     last_compute;          /* the last uop that computes: it may write into its output */
     tt__uop uops[TT__FUSE_MAX_UOPS];
     int     outs[TT__FUSE_MAX_MEMBERS];    /* the values stored (outs[0] is the node's out) */
     int     members[TT__FUSE_MAX_MEMBERS]; /* the nodes it replaced */
@@ -6283,7 +6282,7 @@ static int tt__reg_uses(const struct tt__program *pr, int r, int *reader) {
    the emptied slots. Registers are written once, so the first op's operands still hold
    their values where the second op runs. */
 static void tt__program_pair(struct tt__program *pr) {
-    int i, k, n = 0;
+    int i, n = 0;
     for (i = 0; i < pr->n_uops; i++) {
         tt__uop *first = &pr->uops[i], *second;
         int reader = -1;
@@ -6301,8 +6300,6 @@ static void tt__program_pair(struct tt__program *pr) {
     }
     for (i = 0; i < pr->n_uops; i++) if (pr->uops[i].kind != TT__U_NONE) pr->uops[n++] = pr->uops[i];
     pr->n_uops = n;
-    pr->last_compute = -1;
-    for (k = 0; k < n; k++) if (pr->uops[k].kind != TT__U_LOAD && pr->uops[k].kind != TT__U_STORE) pr->last_compute = k;
 }
 
 /* Writes the micro-op program of group G. Registers: one per input load, one per member.
@@ -6640,15 +6637,16 @@ static bool tt__tensors_overlap(const tt_tensor *o, const tt_tensor *t) {
 }
 
 /* The registers a program can compute straight into their f32 output (the store then copies
-   nothing): all of them when no output shares bytes with an input; when one does (the memory
-   plan let an output take a dying input's buffer), only the last computing uop's, since
-   every read of the chunk is done by then. */
+   nothing), when no output shares bytes with an input. When one does (the memory plan let an
+   output take a dying input's buffer, or an epilogue head wrote it), every result goes
+   through the register buffers and the stores, after all reads of the chunk, as before: the
+   kernels take restrict pointers, so no op may write where it reads. */
 static void tt__fused_direct_outputs(tt_graph *g, const struct tt__program *pr, tt__fused_job *j) {
-    bool shared = false;
     int i, k;
     memset(j->direct, 0, sizeof j->direct);
-    for (i = 0; i < pr->n_out && !shared; i++)
-        for (k = 0; k < pr->n_in && !shared; k++) shared = tt__tensors_overlap(&g->rt[pr->outs[i]], j->in[k]);
+    for (i = 0; i < pr->n_out; i++)
+        for (k = 0; k < pr->n_in; k++)
+            if (tt__tensors_overlap(&g->rt[pr->outs[i]], j->in[k])) return;
     for (i = 0; i < pr->n_uops; i++) {
         const tt__uop *st = &pr->uops[i];
         tt_tensor *o;
@@ -6656,7 +6654,7 @@ static void tt__fused_direct_outputs(tt_graph *g, const struct tt__program *pr, 
         if (st->kind != TT__U_STORE) continue;
         o = &g->rt[pr->outs[st->b]];
         for (p = 0; p < i && (pr->uops[p].kind == TT__U_STORE || pr->uops[p].dst != st->a); p++) {}
-        if (o->dtype != TT_F32 || p == i || (shared && (p != pr->last_compute || pr->store_reads_input))) continue;
+        if (o->dtype != TT_F32 || p == i) continue;
         if (pr->uops[p].kind == TT__U_LOAD || pr->uops[p].kind == TT__U_CAST) continue;   /* no compute */
         j->direct[st->a] = (float *)o->data;
     }

@@ -1343,8 +1343,8 @@ static int ps_pair_shared(tt_ctx *c, tt_tensor *const *xs, const void *w, tt_ten
 }
 
 /* A fused node whose input (the matmul's result) dies there, so the memory plan may give an
-   output its bytes; the last op, a pair, then writes in place over the input it reads.
-   (fuse_shapes_dtypes has a case that fails if an earlier op wrote into such bytes.) */
+   output its bytes; its ops (a pair among them) must then not compute into the outputs before
+   every read of the chunk is done. (fuse_shapes_dtypes has a case that fails if one did.) */
 static int ps_pair_in_place(tt_ctx *c, tt_tensor *const *xs, const void *w, tt_tensor **out) {
     tt_tensor *m = tt_matmul(c, xs[0], (tt_tensor *)w), *a;
     a = tt_tanh(c, m);
