@@ -7021,7 +7021,10 @@ static size_t tt__plan_offsets(tt_graph *g, const int *first, const int *last, i
             for (k = 0; k < i; k++) {
                 int u = list[k];
                 size_t uo = (size_t)g->offset[u], us = tt__value_bytes(&g->tape.values[u]);
-                bool time = first[u] <= last[v] && first[v] <= last[u] && !tt__can_share(g, u, v) && !tt__can_share(g, v, u);
+                bool share = tt__can_share(g, u, v) || tt__can_share(g, v, u);
+                bool time = first[u] <= last[v] && first[v] <= last[u] && (!share || off != uo);
+                /* a value may take a dying input's bytes exactly, never a shifted part of them:
+                   element i would then overwrite element i + d before the program reads it */
                 if (time && off < uo + us && uo < off + size) { off = uo + us; moved = true; }
             }
         }
@@ -7048,9 +7051,9 @@ static bool tt__plan_is_valid(const tt_graph *g) {
         if (g->offset[v] < 0) continue;
         for (u = 0; u < v; u++) {
             size_t uo, vo;
-            if (g->offset[u] < 0 || g->first[u] > g->last[v] || g->first[v] > g->last[u] ||
-                tt__can_share(g, u, v) || tt__can_share(g, v, u)) continue;
+            if (g->offset[u] < 0 || g->first[u] > g->last[v] || g->first[v] > g->last[u]) continue;
             uo = (size_t)g->offset[u]; vo = (size_t)g->offset[v];
+            if (uo == vo && (tt__can_share(g, u, v) || tt__can_share(g, v, u))) continue;   /* in place, exactly */
             if (uo < vo + tt__value_bytes(&g->tape.values[v]) && vo < uo + tt__value_bytes(&g->tape.values[u])) return false;
         }
     }

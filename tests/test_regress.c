@@ -117,6 +117,37 @@ static void test_inplace_with_aliasing_store(void) {
     tt_ctx_destroy(c);
 }
 
+/* The memory plan let a fused node's output take a shifted part of the bytes of the input it
+   may reuse (found by review: [8,64] softmax u, tanh(u)*2 placed 1 KiB past u's offset), so
+   element i overwrote element i + 256 before the program read it. An output may take a dying
+   input's bytes only exactly. */
+static void test_inplace_shifted_overlap(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t sx[2] = {8, 16}, s1[2] = {8, 64}, sw1[2] = {16, 96}, sw1b[2] = {96, 4}, sw2[2] = {16, 192};
+    tt_tensor *w1 = tt_randn(c, 2, 2, sw1), *w1b = tt_randn(c, 3, 2, sw1b), *w2 = tt_randn(c, 4, 2, sw2);
+    tt_tensor *ins[2], *outs[3], *b1, *u;
+    tt_graph *g;
+    ins[0] = tt_randn(c, 5, 2, sx);
+    ins[1] = tt_randn(c, 7, 2, s1);
+    tt_trace_begin(c);
+    tt_trace_input(ins[0], "x");
+    tt_trace_input(ins[1], "in1");
+    b1 = tt_matmul(c, ins[0], w1);                     /* [8,96] */
+    u = tt_softmax(c, ins[1], -1);                     /* [8,64]: dies in the fused node below */
+    outs[2] = tt_matmul(c, b1, w1b);                   /* b1's last reader */
+    outs[0] = tt_mul_scalar(c, tt_tanh(c, u), 2.0f);   /* fused{tanh, mul}: may take u's bytes */
+    outs[1] = tt_matmul(c, ins[0], w2);                /* [8,192]: placed first, pushes the rest */
+    g = tt_trace_end(c, outs, 3);
+    if (g) tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL);
+    rg_run_and_compare(c, g, ins, 2, outs, 3, 0);
+    if (g) {
+        tt_graph_set_debug(g, TT_DEBUG_POISON);
+        rg_run_and_compare(c, g, ins, 2, outs, 3, 0);
+    }
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+}
+
 /* An input that counts as contiguous but has an odd stride on a size-1 axis runs with the
    scratch measured at compile (no out-of-memory in the run). */
 static void test_input_with_odd_unit_stride(void) {
@@ -210,6 +241,7 @@ TT_TEST_GROUP(regress) = {
     {"replacement_chain_fold_bn", test_replacement_chain_fold_bn},
     {"inplace_with_view_read", test_inplace_with_view_read},
     {"inplace_with_aliasing_store", test_inplace_with_aliasing_store},
+    {"inplace_shifted_overlap", test_inplace_shifted_overlap},
     {"input_with_odd_unit_stride", test_input_with_odd_unit_stride},
     {"var_small_n", test_var_small_n},
     {"conv_zero_channels", test_conv_zero_channels},
