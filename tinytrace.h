@@ -3969,18 +3969,11 @@ static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64
     if (*hi < *lo) *hi = *lo;
 }
 
-/* d[q] = r[q*s] for q < n (a contiguous copy when s is 1). */
-static void tt__copy_strided(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
-    int64_t q;
-    if (s == 1) memcpy(d, r, sizeof(float) * (size_t)n);
-    else for (q = 0; q < n; q++) d[q] = r[q * s];
-}
-
-/* d[q] = r[q*s] for q < n, for the short runs of im2col packing. Compilers turn a plain copy
-   loop into a memcpy call, which costs as much as copying the 1-48 floats of a run: with
+/* d[q] = r[q*s] for q < n: the runs of im2col, often short. Compilers turn a plain copy loop
+   into a memcpy call, which costs as much as copying the 1-48 floats of a short run: with
    AVX-512 the run is copied by 16-float loads and stores, the last one masked (masked-off
    lanes are neither read nor written). The loop is its plain-C twin. */
-static TT__MAYBE_UNUSED void tt__copy_run(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
+static void tt__copy_run(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
     int64_t q = 0;
 #if defined(__AVX512F__)
     if (s == 1) {
@@ -4454,7 +4447,7 @@ static void tt__im2col_plane(const void *arg, int64_t plane) {
                 float *d = dst + oh * OW;
                 if (ih < 0 || ih >= j->H) { for (q = 0; q < OW; q++) d[q] = 0.0f; continue; }
                 for (q = 0; q < lo; q++) d[q] = 0.0f;
-                if (hi > lo) tt__copy_strided(d + lo, x + ih * j->W + (lo * s + off - j->p.padding[1]), s, hi - lo);
+                if (hi > lo) tt__copy_run(d + lo, x + ih * j->W + (lo * s + off - j->p.padding[1]), s, hi - lo);
                 for (q = hi; q < OW; q++) d[q] = 0.0f;
             }
         }
