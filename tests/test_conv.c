@@ -190,8 +190,9 @@ static void test_conv2d_stride_padding_dilation(void) {
 
 /* Batches whose column matrix is megabytes (above half of any common L2 cache): the GEMM
    packs its B straight from the images (implicit im2col) instead of writing the matrix.
-   Against the double reference, and bitwise against each image convolved alone (a column
-   matrix small enough to be written out): the packed numbers and the sums are the same. */
+   Against the double reference, and bitwise against each image convolved alone (456 KB of
+   columns at most: written out where the L2 is 1 MB or more, else packed implicitly too):
+   the packed numbers and the sums are the same either way. */
 static void cv_implicit_case(const cv_case *k, unsigned long long seed, const char *file, int line) {
     tt_ctx *c = tu_ctx();
     int64_t xs[4], ws[4], n;
