@@ -27,6 +27,8 @@ TEST_FILES ?= $(filter-out tests/test_main.c tests/test_firmware.c,$(wildcard te
 TEST_SRCS   = tests/test_main.c tests/tt_impl.c $(TEST_FILES)
 EXAMPLES    = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 SANITIZE   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ARM_CC     ?= arm-none-eabi-gcc
+ARM_FLAGS  := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -Os
 
 .PHONY: all demo test test-quick compile-matrix examples bench clean
 
@@ -82,6 +84,21 @@ compile-matrix:
 	$(CXX)   -std=c++17 $(WARN) -O2 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_cpp17.o
 	clang++  -std=c++17 $(WARN) -O2 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_clangxx_cpp17.o
 	$(GCC)   -std=c99   $(WARN) -O2 -DTT_STATIC -c tests/compile_c.c -o $(BUILD)/cm_static.o
+	$(GCC)   -std=c99   $(WARN) -O3 -c tests/compile_c.c -o $(BUILD)/cm_gcc_o3.o
+	$(CXX)   -std=c++17 $(WARN) -O3 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_o3.o
+	$(GCC)   -std=c99   $(WARN) -O2 -DTT_NO_THREADS -DTT_NO_STDIO -c tests/compile_c.c -o $(BUILD)/cm_nothreads.o
+	@# the README's example, as a C++ user builds it (GCC warns on printf of a possibly NULL tt_error)
+	@awk '/^#define TINYTRACE_IMPLEMENTATION/{f=1} f&&/^```/{exit} f' README.md > $(BUILD)/readme_example.c
+	$(CXX)   -std=c++17 $(WARN) -O2 -x c++ -I. -c $(BUILD)/readme_example.c -o $(BUILD)/cm_readme.o
+	@# -ffast-math must be refused with a message, not compiled into wrong NaN handling
+	@if $(GCC) -std=c99 -O2 -ffast-math -c tests/compile_c.c -o $(BUILD)/cm_fastmath.o 2> $(BUILD)/cm_fastmath.log; then \
+	   echo "tinytrace.h compiled under -ffast-math: it must refuse"; exit 1; fi
+	@grep -q 'without -ffast-math' $(BUILD)/cm_fastmath.log || { cat $(BUILD)/cm_fastmath.log; exit 1; }
+	@if command -v $(ARM_CC) >/dev/null 2>&1; then \
+	   echo "$(ARM_CC) $(ARM_FLAGS) ..."; \
+	   $(ARM_CC) -std=c99 $(WARN) $(ARM_FLAGS) -c tests/test_firmware.c -o $(BUILD)/cm_arm_fw.o && \
+	   $(ARM_CC) -std=c99 $(WARN) $(ARM_FLAGS) -DTT_NO_THREADS -c tests/compile_c.c -o $(BUILD)/cm_arm.o || exit 1; \
+	 else echo "no $(ARM_CC): the Cortex-M build is not checked"; fi
 	$(GCC)   -std=c99   $(WARN) -O2 tests/test_firmware.c -o $(BUILD)/test_firmware -lm
 	./$(BUILD)/test_firmware
 	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)$$'; then \

@@ -10,8 +10,8 @@
      tt_tensor *x = tt_randn(c, 42, 2, shape);                // same numbers on every machine
      tt_tensor *y = tt_relu(c, tt_add_scalar(c, x, 0.5f));    // ops compute at once
      tt_tensor *s = tt_sum(c, y, NULL, 0, false);             // NULL axes: reduce all
-     if (!s) printf("error: %s\n", tt_error(c));             // errors are sticky: check once
-     else    printf("sum = %f\n", tt_item(c, s));
+     if (tt_ctx_status(c) != TT_OK) printf("error: %s\n", tt_error(c));  // sticky: check once
+     else printf("sum = %f\n", tt_item(c, s));
      tt_ctx_destroy(c);                                       // frees every tensor of c
 
    CONTENTS (grep for the anchors: grep -n '>>' tinytrace.h)
@@ -183,6 +183,7 @@ typedef struct tt_ctx_desc {
 
 /* A saved position of the context's allocator; see tt_scope_begin. */
 typedef struct tt_scope {
+    tt_ctx *ctx;               /* the context it was opened on */
     void  *block;
     size_t used;
     size_t live;
@@ -211,12 +212,16 @@ TT_API float       tt_bf16_to_f32(uint16_t h);
 /* Defaults for every option (heap memory, 1 MiB blocks, no guards). */
 TT_API tt_ctx_desc tt_ctx_desc_default(void);
 /* Create a context; desc may be NULL for defaults. With desc->mem_buffer, the context and
-   all its tensors live in that buffer and nothing is allocated. Returns NULL only when the
-   context itself cannot be made (no memory, or a buffer smaller than TT_CTX_OVERHEAD). */
+   all its tensors live in that buffer and nothing is allocated. Returns NULL when the
+   context itself cannot be made (no memory, or a buffer smaller than TT_CTX_OVERHEAD) or
+   desc makes no sense: a mem_size without a mem_buffer (it would not fall back to the
+   heap silently), a negative n_threads. */
 TT_API tt_ctx     *tt_ctx_create(const tt_ctx_desc *desc);
 /* Free the context and every tensor it made (user buffers are left to the user). */
 TT_API void        tt_ctx_destroy(tt_ctx *ctx);
-/* The first error's message since the last clear, or NULL when there is none. */
+/* The first error's message since the last clear, or NULL when there is none: test
+   tt_ctx_status(ctx) != TT_OK before printing it (printf of NULL is undefined, and GCC's
+   -Wformat-overflow says so when it can see the NULL path). */
 TT_API const char *tt_error(const tt_ctx *ctx);
 TT_API tt_status   tt_ctx_status(const tt_ctx *ctx);
 TT_API void        tt_clear_error(tt_ctx *ctx);
@@ -474,7 +479,7 @@ TT_API tt_tensor  *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt
    Tracing records, while the eager code runs, every op into a graph that can be run
    again on new inputs of the same shapes (like torch.jit.trace):
        tt_trace_begin(c);
-       tt_trace_input(x, "x");                   // x: an example input made before
+       tt_trace_input(c, x, "x");                // x: an example input made before in c
        y = model(c, x);                          // eager ops: compute now and record
        tt_graph *g = tt_trace_end(c, &y, 1);     // the graph owns its memory
        tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL);
@@ -527,8 +532,9 @@ typedef struct tt_graph_stats {
 
 /* Start recording ops of ctx. Fails if a trace is already running (no nesting). */
 TT_API tt_status   tt_trace_begin(tt_ctx *ctx);
-/* Mark t (made before the trace began) as the next graph input; returns t. */
-TT_API tt_tensor  *tt_trace_input(tt_tensor *t, const char *name);
+/* Mark t (made in ctx before the trace began) as the next graph input; returns t. NULL t
+   returns NULL with no new error (an earlier failure is kept). */
+TT_API tt_tensor  *tt_trace_input(tt_ctx *ctx, tt_tensor *t, const char *name);
 TT_API bool        tt_is_tracing(const tt_ctx *ctx);
 /* Stop recording and build a graph computing outputs from the inputs. The graph owns its
    memory: ctx (and its scopes) may be released right after. NULL and an error in ctx when
@@ -589,7 +595,8 @@ TT_API tt_graph   *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor
 
 /* The torch.compile experience: tt_compiled_run traces and compiles fn the first time it
    sees a set of input shapes and dtypes, and reuses that graph afterwards. At most
-   max_graphs shape sets (0 means 8) are compiled; past that, a run is an error. */
+   max_graphs shape sets (0 means 8, at most 64) are compiled; past that, a run is an error.
+   NULL for a NULL fn, a negative max_graphs, an unknown mode or unknown pass bits. */
 typedef struct tt_compiled tt_compiled;
 TT_API tt_compiled *tt_compiled_create(tt_forward_fn fn, void *user, tt_mode mode, unsigned passes, int max_graphs);
 TT_API tt_status   tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, int n_inputs);
@@ -627,6 +634,14 @@ TT_API void        tt_graph_print(const tt_graph *g);
  * The implementation needs only <string.h>, <math.h> and <stdarg.h> (all usable on bare
  * metal), <stdlib.h> for malloc unless TT_NO_MALLOC, <stdio.h> only for tt_print.
  * ========================================================================== */
+/* -ffast-math (and -Ofast, -ffinite-math-only) lets the compiler assume that no NaN or
+   infinity exists: the NaN checks, the -inf of masked scores and the exact-rounding tricks
+   of the vectorized exp and tanh would be optimized into wrong results, and fused graphs
+   would no longer equal eager bitwise. Other files of a program may use it; this one not. */
+#if defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__)
+#error "tinytrace: build the file that defines TINYTRACE_IMPLEMENTATION without -ffast-math, -Ofast or -ffinite-math-only (NaN/inf handling and bitwise results depend on IEEE arithmetic)"
+#endif
+
 #include <string.h>
 #include <math.h>
 #include <stdarg.h>
@@ -760,6 +775,12 @@ static int64_t tt__mul_checked(int64_t a, int64_t b) {
     if (a == 0 || b == 0) return 0;
     if (a > INT64_MAX / b) return -1;
     return a * b;
+}
+
+/* a+b, or -1 when it overflows (a, b >= 0). */
+static int64_t tt__add_checked(int64_t a, int64_t b) {
+    if (a > INT64_MAX - b) return -1;
+    return a + b;
 }
 
 /* Normalizes a possibly negative axis of an ndim-tensor; -1 when out of range. */
@@ -1109,6 +1130,7 @@ static int tt__default_threads(void);
 TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
     tt_ctx_desc d = desc ? *desc : tt_ctx_desc_default();
     tt_ctx *ctx;
+    if ((d.mem_size > 0 && !d.mem_buffer) || d.n_threads < 0) return NULL;   /* nowhere to say why */
     if (d.block_size == 0) d.block_size = (size_t)1 << 20;
     if (d.mem_buffer) {
         unsigned char *start = (unsigned char *)tt__aligned(d.mem_buffer);
@@ -1201,6 +1223,7 @@ TT_API tt_scope tt_scope_begin(tt_ctx *ctx) {
     tt_scope s;
     memset(&s, 0, sizeof s);
     if (!ctx) return s;
+    s.ctx = ctx;
     s.block = ctx->cur;
     s.used = ctx->cur ? ctx->cur->used : 0;
     s.live = ctx->live;
@@ -1208,9 +1231,31 @@ TT_API tt_scope tt_scope_begin(tt_ctx *ctx) {
     return s;
 }
 
+/* True when the scope's position is still inside what ctx has allocated: scopes end in the
+   reverse order of their beginnings (ending an outer one frees the inner one's position). */
+static bool tt__scope_live(const tt_ctx *ctx, const tt_scope *scope) {
+    const tt__block *b;
+    if (!scope->block) return scope->live <= ctx->live;
+    for (b = ctx->first; b; b = b->next) {
+        if (b == (const tt__block *)scope->block) return b != ctx->cur || scope->used <= b->used;
+        if (b == ctx->cur) break;
+    }
+    return false;
+}
+
 TT_API void tt_scope_end(tt_ctx *ctx, tt_scope scope) {
     tt__block *blk;
     if (!ctx) return;
+    if (scope.ctx != ctx) {
+        tt__fail(ctx, TT_ERR_ARG, "tt_scope_end: scope was opened on %s context; nothing was freed",
+                 scope.ctx ? "another" : "no");
+        return;
+    }
+    if (!tt__scope_live(ctx, &scope)) {
+        tt__fail(ctx, TT_ERR_ARG, "tt_scope_end: scope was already freed (a scope opened before it ended first); "
+                 "nothing was freed");
+        return;
+    }
     blk = (tt__block *)scope.block;
 #ifndef TT_NO_MALLOC
     if (!ctx->user_memory) tt__blocks_release_after(ctx, blk);
@@ -1523,7 +1568,9 @@ static void tt__store(void *p, tt_dtype dt, int64_t i, double v) {
     }
 }
 
-static bool tt__dtype_valid(tt_dtype t) { return (int)t >= 0 && (int)t < (int)TT_DTYPE_COUNT; }
+/* Compared as unsigned: a negative value is huge, and no "always true" comparison is left
+   where the ARM EABI makes enums one unsigned byte (-Wtype-limits). */
+static bool tt__dtype_valid(tt_dtype t) { return (unsigned)t < (unsigned)TT_DTYPE_COUNT; }
 
 /* ==========================================================================
  * >>tensor   tensor headers, creation, random numbers, access
@@ -1532,6 +1579,7 @@ static bool tt__dtype_valid(tt_dtype t) { return (int)t >= 0 && (int)t < (int)TT
  * context's arena. Creation validates sizes once, here, so kernels can trust numel.
  * ========================================================================== */
 #define TT__FLAG_WRAPPED 1u      /* storage belongs to the user */
+#define TT__MAX_NUMEL (INT64_MAX >> 4)  /* elements per tensor: numel * 16 bytes never overflows */
 
 static void tt__set_contiguous_strides(tt_tensor *t) {
     int64_t s = 1;
@@ -1554,8 +1602,12 @@ static bool tt__check_shape(tt_ctx *ctx, const char *op, int ndim, const int64_t
             return false;
         }
         n = tt__mul_checked(n, shape[i]);
-        if (n < 0 || n > (INT64_MAX >> 4)) {
-            tt__fail(ctx, TT_ERR_ARG, "%s: the shape has too many elements", op);
+        if (n < 0 || n > TT__MAX_NUMEL) {
+            char dims[TT__MSG_SIZE];
+            tt__buf b;
+            tt__buf_init(&b, dims, sizeof dims);
+            tt__put_dims(&b, ndim, shape);
+            tt__fail(ctx, TT_ERR_ARG, "%s: size of %s overflows (more than 2^59 elements)", op, dims);
             return false;
         }
     }
@@ -1992,13 +2044,30 @@ static void tt__header_init(tt_tensor *t, tt_ctx *ctx) {
     t->ctx = ctx;
 }
 
-/* After infer set dtype, ndim and shape: contiguous strides and the element count. */
-static void tt__header_finish(tt_tensor *t) {
+/* After infer set dtype, ndim and shape: checks the size (an op's computed shape may
+   overflow int64_t), then sets contiguous strides and the element count. */
+static bool tt__header_finish(tt_ctx *ctx, const char *op, tt_tensor *t) {
+    int64_t numel;
+    if (!tt__check_shape(ctx, op, t->ndim, t->shape, &numel)) return false;
     tt__set_contiguous_strides(t);
     tt__update_numel(t);
+    return true;
 }
 
 static void tt__record(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
+static bool tt__is_traced_value(const tt_tensor *t);
+
+/* An op on ctx may not read a value of another context's running trace: that trace would
+   not record the op, and its graph would replay the value computed while tracing. The
+   error goes to both contexts, so the other trace cannot end in a wrong graph. */
+static bool tt__check_trace_escape(tt_ctx *ctx, const char *name, const tt_tensor *t) {
+    if (t->ctx == ctx || !tt__is_traced_value(t)) return true;
+    tt__fail(t->ctx, TT_ERR_STATE, "%s: an op on another context read a value of this context's running trace; "
+             "run every op of a traced model on the traced context", name);
+    tt__fail(ctx, TT_ERR_STATE, "%s: an input %S is a value of another context's running trace; run the op on "
+             "that context (the trace would not record it)", name, t);
+    return false;
+}
 
 /* The eager path of every op: check, allocate, compute, record. NULL inputs that are not
    optional make the op return NULL without a new error (the first error is kept). */
@@ -2012,6 +2081,7 @@ static tt_tensor *tt__op(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor
     int i;
     if (!ctx) return NULL;
     for (i = 0; i < n_in; i++) if (!in[i] && !((info->optional >> i) & 1u)) return NULL;
+    for (i = 0; i < n_in; i++) if (in[i] && !tt__check_trace_escape(ctx, name, in[i])) return NULL;
     c.name = name; c.op = op; c.in = in; c.n_in = n_in; c.a = *a; c.packed_b = NULL; c.relu_after = false;
     tt__header_init(&hdr, ctx);
     if (!info->infer(ctx, &c, &hdr)) return NULL;
@@ -2769,7 +2839,8 @@ static void tt__infer_like(tt_tensor *out, const tt_tensor *x, tt_dtype dtype) {
     out->dtype = dtype;
     out->ndim = x->ndim;
     for (d = 0; d < x->ndim; d++) out->shape[d] = x->shape[d];
-    tt__header_finish(out);
+    tt__set_contiguous_strides(out);           /* x's size was checked when x was made */
+    tt__update_numel(out);
 }
 
 static bool tt__infer_unary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -2834,8 +2905,7 @@ static bool tt__infer_binary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         return false;
     }
     out->dtype = c->op >= TT__OP_EQ ? TT_BOOL : TT_F32;
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 static bool tt__exec_binary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -2869,8 +2939,7 @@ static bool tt__infer_where(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         return false;
     }
     out->dtype = a->dtype == b->dtype ? a->dtype : TT_F32;
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 static bool tt__exec_where(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -3166,8 +3235,7 @@ static bool tt__infer_reduce(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         return false;
     }
     out->dtype = tt__is_arg_reduce(c->op) ? TT_I32 : TT_F32;
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 /* Row tasks (reductions, softmax, norms): about TT__TASK_ELEMS input elements each. */
@@ -4286,8 +4354,7 @@ static bool tt__infer_matmul(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (a->ndim > 1) out->shape[out->ndim++] = a2.shape[a2.ndim - 2];
     if (b->ndim > 1) out->shape[out->ndim++] = b2.shape[b2.ndim - 1];
     out->dtype = TT_F32;
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 static bool tt__exec_matmul(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -4305,7 +4372,7 @@ static bool tt__exec_matmul(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         b2 = *bf;
     }
     M = a2.shape[an - 2]; K = a2.shape[an - 1]; N = b2.shape[bn - 1];
-    tt__broadcast_shape(an - 2, a2.shape, bn - 2, b2.shape, &nb, bshape);
+    if (!tt__broadcast_shape(an - 2, a2.shape, bn - 2, b2.shape, &nb, bshape)) return false;  /* infer checked */
     for (d = 0; d < nb; d++) {                         /* batch strides, 0 where broadcast */
         int ad = d - (nb - (an - 2)), bd = d - (nb - (bn - 2));
         sa[d] = (ad < 0 || a2.shape[ad] != bshape[d]) ? 0 : a2.stride[ad];
@@ -4348,8 +4415,7 @@ static bool tt__infer_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     out->ndim = x->ndim;
     for (d = 0; d < x->ndim - 1; d++) out->shape[d] = x->shape[d];
     out->shape[x->ndim - 1] = w->shape[0];
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -4412,8 +4478,9 @@ static void tt__for_planes(tt_ctx *ctx, tt__plane_fn fn, const void *arg, int64_
 
 /* Output size of a sliding window, or -1 when the window does not fit. */
 static int64_t tt__out_size(int64_t in, int64_t k, int stride, int pad, int dil) {
-    int64_t span = (int64_t)dil * (k - 1) + 1;
-    if (in + 2 * (int64_t)pad < span) return -1;
+    int64_t span = tt__mul_checked(dil, k - 1);         /* a huge dilated kernel fits nothing */
+    if (span < 0 || in + 2 * (int64_t)pad <= span) return -1;
+    span += 1;
     return (in + 2 * (int64_t)pad - span) / stride + 1;
 }
 
@@ -4573,8 +4640,7 @@ static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     out->shape[0] = x->shape[0];
     out->shape[1] = w->shape[0];
     if (nd == 4) { out->shape[2] = oh; out->shape[3] = ow; } else out->shape[2] = ow;
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 /* Images per GEMM in the batched path: their column matrix stays under 16 MiB. */
@@ -4775,8 +4841,7 @@ static bool tt__infer_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         tt__fail(ctx, TT_ERR_SHAPE, "%s: a %dx%d window does not fit input %S with padding %d", c->name, kernel, kernel, x, padding);
         return false;
     }
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 /* What a pooling or resizing plane needs. */
@@ -4877,8 +4942,7 @@ static bool tt__infer_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     out->dtype = TT_F32;
     out->ndim = 4;
     out->shape[0] = x->shape[0]; out->shape[1] = x->shape[1]; out->shape[2] = oh; out->shape[3] = ow;
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 static void tt__resize_plane(const void *arg, int64_t plane) {
@@ -4967,8 +5031,7 @@ static bool tt__infer_concat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     out->ndim = nd;
     for (d = 0; d < nd; d++) out->shape[d] = stack ? (d < a ? x0->shape[d] : d == a ? c->n_in : x0->shape[d - 1]) : x0->shape[d];
     if (!stack) for (i = 1; i < c->n_in; i++) out->shape[a] += c->in[i]->shape[a];
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 static bool tt__exec_concat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -5055,10 +5118,14 @@ static bool tt__infer_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
             tt__fail(ctx, TT_ERR_ARG, "%s: pads[%d] is %D, expected >= 0", c->name, i, c->a.i[1 + i]);
             return false;
         }
-        out->shape[x->ndim - 1 - i / 2] += c->a.i[1 + i];
+        out->shape[x->ndim - 1 - i / 2] = tt__add_checked(out->shape[x->ndim - 1 - i / 2], c->a.i[1 + i]);
+        if (out->shape[x->ndim - 1 - i / 2] < 0) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: pads[%d] = %D: size of axis %d of %S plus its pads overflows",
+                     c->name, i, c->a.i[1 + i], x->ndim - 1 - i / 2, x);
+            return false;
+        }
     }
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 static bool tt__exec_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -5181,8 +5248,7 @@ static bool tt__infer_index_select(tt_ctx *ctx, const tt__call *c, tt_tensor *ou
         out->ndim = x->ndim;
         for (d = 0; d < x->ndim; d++) out->shape[d] = d == a ? index->numel : x->shape[d];
     }
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 static bool tt__exec_index_select(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -5280,7 +5346,7 @@ static int tt__repeat_plan(tt_ctx *ctx, const tt__call *c, int64_t *reps, tt_ten
         int xd = d - (D - x->ndim);
         out->shape[d] = tt__mul_checked(xd >= 0 ? x->shape[xd] : 1, reps[d]);
         total = out->shape[d] < 0 ? -1 : tt__mul_checked(total, out->shape[d]);
-        if (total < 0 || total > (INT64_MAX >> 4)) { tt__fail(ctx, TT_ERR_ARG, "%s: the result is too large", c->name); return -1; }
+        if (total < 0 || total > TT__MAX_NUMEL) { tt__fail(ctx, TT_ERR_ARG, "%s: size of the result overflows", c->name); return -1; }
     }
     return D;
 }
@@ -5288,8 +5354,7 @@ static int tt__repeat_plan(tt_ctx *ctx, const tt__call *c, int64_t *reps, tt_ten
 static bool tt__infer_repeat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     int64_t reps[TT_MAX_DIMS];
     if (tt__repeat_plan(ctx, c, reps, out) < 0) return false;
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 /* One axis at a time: each step repeats one axis of a contiguous tensor (the last step
@@ -5391,8 +5456,7 @@ static bool tt__infer_shape_as_tensor(tt_ctx *ctx, const tt__call *c, tt_tensor 
     out->dtype = TT_I32;
     out->ndim = 1;
     out->shape[0] = c->in[0]->ndim;
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 static bool tt__exec_shape_as_tensor(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -5460,8 +5524,7 @@ static bool tt__infer_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         }
     }
     out->shape[nb + 1] = v->shape[v->ndim - 1];
-    tt__header_finish(out);
-    return true;
+    return tt__header_finish(ctx, c->name, out);
 }
 
 #define TT__ATT_BQ 48               /* query rows per task (a multiple of every NR) */
@@ -5702,7 +5765,9 @@ typedef struct tt__value {
     tt__vkind  kind;
     tt_tensor  meta;               /* dtype and shape (strides of the traced tensor) */
     tt_tensor *ref;                /* the traced tensor (identity only); PARAM: read at every run */
-    void      *data;               /* CONST: contiguous copy owned by the trace, then the graph */
+    void      *data;               /* CONST: contiguous copy owned by the trace, then the graph;
+                                      PARAM: the copy the first freeze made (ref is then NULL) */
+    bool       param;              /* a parameter (a CONST while a frozen compile holds it) */
     int        node;               /* NODE: the producing node */
     char       name[TT__NAME_SIZE];
 } tt__value;
@@ -5783,6 +5848,23 @@ static int tt__tape_value(tt__tape *tp, tt__vkind kind, tt_tensor *t) {
     return tp->n_values++;
 }
 
+/* Gives v its own contiguous copy of t (the graph then no longer reads t); false when out
+   of memory. */
+static bool tt__value_own_copy(tt__tape *tp, tt__value *v, const tt_tensor *t) {
+    tt_tensor dst;
+    v->data = tt__heap_alloc(&tp->alloc, (size_t)(t->numel ? t->numel : 1) * tt_dtype_size(t->dtype));
+    if (!v->data) return false;
+    dst = *t;
+    dst.data = v->data;
+    dst.offset = 0;
+    dst.ctx = NULL;
+    tt__set_contiguous_strides(&dst);
+    tt__copy_into(&dst, t);
+    v->meta = dst;
+    v->ref = NULL;
+    return true;
+}
+
 /* The value id of t in the running trace, made on first sight (a constant or a parameter). */
 static int tt__trace_value_of(tt_ctx *ctx, struct tt__trace *tr, tt_tensor *t) {
     tt__tape *tp = &tr->tape;
@@ -5793,18 +5875,8 @@ static int tt__trace_value_of(tt_ctx *ctx, struct tt__trace *tr, tt_tensor *t) {
     made_here = t->trace_epoch == tr->epoch && t->trace_id == -1 && t->ctx == ctx;
     id = tt__tape_value(tp, made_here ? TT__V_CONST : TT__V_PARAM, t);
     if (id < 0) return -1;
-    if (made_here) {                                   /* copy a constant now: scopes may free t */
-        tt__value *v = &tp->values[id];
-        tt_tensor dst;
-        v->data = tt__heap_alloc(&tp->alloc, (size_t)(t->numel ? t->numel : 1) * tt_dtype_size(t->dtype));
-        if (!v->data) return -1;
-        dst = *t;
-        dst.data = v->data;
-        dst.offset = 0;
-        tt__set_contiguous_strides(&dst);
-        tt__copy_into(&dst, t);
-        v->meta = dst;
-    }
+    tp->values[id].param = !made_here;
+    if (made_here && !tt__value_own_copy(tp, &tp->values[id], t)) return -1;  /* now: scopes may free t */
     t->trace_epoch = tr->epoch;
     t->trace_id = id;
     return id;
@@ -5892,14 +5964,16 @@ TT_API tt_status tt_trace_begin(tt_ctx *ctx) {
 #endif
 }
 
-TT_API tt_tensor *tt_trace_input(tt_tensor *t, const char *name) {
-    tt_ctx *ctx = t ? t->ctx : NULL;
+TT_API tt_tensor *tt_trace_input(tt_ctx *ctx, tt_tensor *t, const char *name) {
     tt__tape *tp;
     int id;
-    if (!ctx) return NULL;
-    if (!ctx->trace) return (tt_tensor *)tt__fail(ctx, TT_ERR_STATE, "tt_trace_input: no trace is running");
+    if (!ctx || !t) return NULL;
+    if (t->ctx != ctx)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_trace_input: t belongs to another context; make "
+                                     "inputs in the context that traces");
+    if (!ctx->trace) return (tt_tensor *)tt__fail(ctx, TT_ERR_STATE, "tt_trace_input: no trace is running on ctx");
     if (t->trace_epoch == ctx->trace->epoch && t->trace_id >= 0)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_STATE, "tt_trace_input: tensor %S is already a value of the trace "
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_STATE, "tt_trace_input: t %S is already a value of the trace "
                                      "(mark inputs before using them)", t);
     tp = &ctx->trace->tape;
     id = tt__tape_value(tp, TT__V_INPUT, t);
@@ -5984,6 +6058,7 @@ static void *tt__galloc(tt_graph *g, size_t n) {
 /* Frees what compilation made (the graph can be compiled again). */
 static void tt__graph_release_plan(tt_graph *g) {
     const tt_allocator *al = &g->tape.alloc;
+    int i;
     tt__heap_free(al, g->remap);   g->remap = NULL;
     tt__heap_free(al, g->order);   g->order = NULL;
     tt__heap_free(al, g->offset);  g->offset = NULL;
@@ -6001,6 +6076,8 @@ static void tt__graph_release_plan(tt_graph *g) {
     g->tape.n_pool = g->n_traced_pool;
     if (g->traced && g->n_traced_nodes > 0) memcpy(g->tape.nodes, g->traced, sizeof(tt__node) * (size_t)g->n_traced_nodes);
     while (g->tape.n_values > g->n_traced_values) tt__heap_free(al, g->tape.values[--g->tape.n_values].data);
+    for (i = 0; i < g->n_traced_values; i++)          /* parameters frozen by the last compile */
+        if (g->tape.values[i].param) g->tape.values[i].kind = TT__V_PARAM;
     g->cap_remap = 0;
     tt__heap_free(al, g->scratch_mem); g->scratch_mem = NULL;
     g->compiled = false;
@@ -6068,7 +6145,7 @@ TT_API tt_graph *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outp
     g->n_traced_values = tp->n_values;
     g->traced = (tt__node *)tt__galloc(g, sizeof(tt__node) * (size_t)(tp->n_nodes + 1));
     if (!g->traced) { tt__fail(ctx, TT_ERR_OOM, "tt_trace_end: out of memory"); tt_graph_destroy(g); return NULL; }
-    memcpy(g->traced, tp->nodes, sizeof(tt__node) * (size_t)tp->n_nodes);
+    if (tp->n_nodes > 0) memcpy(g->traced, tp->nodes, sizeof(tt__node) * (size_t)tp->n_nodes);
     for (i = 0; i < tp->n_values; i++)                 /* only parameters are read after the trace */
         if (tp->values[i].kind != TT__V_PARAM) tp->values[i].ref = NULL;
     return g;
@@ -6702,22 +6779,12 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
 static int tt__graph_add_const(tt_graph *g, const tt_tensor *t) {
     tt__tape *tp = &g->tape;
     tt__value *v;
-    tt_tensor dst;
     int id;
     if (!tt__grow(&tp->alloc, (void **)&g->remap, &g->cap_remap, tp->n_values + 1, sizeof(int))) return -1;
     id = tt__tape_value(tp, TT__V_CONST, (tt_tensor *)t);
     if (id < 0) return -1;
     v = &tp->values[id];
-    v->ref = NULL;
-    v->data = tt__heap_alloc(&tp->alloc, (size_t)(t->numel ? t->numel : 1) * tt_dtype_size(t->dtype));
-    if (!v->data) { tp->n_values--; return -1; }
-    dst = *t;
-    dst.data = v->data;
-    dst.offset = 0;
-    dst.ctx = NULL;
-    tt__set_contiguous_strides(&dst);
-    tt__copy_into(&dst, t);
-    v->meta = dst;
+    if (!tt__value_own_copy(tp, v, t)) { tp->n_values--; return -1; }
     g->remap[id] = id;
     return id;
 }
@@ -6735,15 +6802,17 @@ static bool tt__node_set_inputs(tt_graph *g, tt__node *n, const int *ids, int co
     return true;
 }
 
-/* Freeze: every parameter becomes a constant copied into the graph (torch.jit.freeze). */
+/* Freeze: every parameter becomes a constant copied into the graph (torch.jit.freeze).
+   The first freeze copies each parameter for good and forgets the user's tensor, which may
+   be freed right after: later compiles, frozen or not, read the graph's copy. */
 static tt_status tt__pass_freeze(tt_graph *g) {
-    int v, n = g->tape.n_values;
-    for (v = 0; v < n; v++) {
-        int c;
-        if (g->tape.values[v].kind != TT__V_PARAM || !g->tape.values[v].ref) continue;
-        c = tt__graph_add_const(g, g->tape.values[v].ref);
-        if (c < 0) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory while freezing");
-        g->remap[v] = c;
+    int v;
+    for (v = 0; v < g->n_traced_values; v++) {
+        tt__value *val = &g->tape.values[v];
+        if (val->kind != TT__V_PARAM) continue;
+        if (val->ref && !tt__value_own_copy(&g->tape, val, val->ref))
+            return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory while freezing");
+        val->kind = TT__V_CONST;                   /* for this compile; release_plan turns it back */
     }
     return TT_OK;
 }
@@ -7167,13 +7236,14 @@ static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
     return TT_OK;
 }
 
-/* Parameters are read at every run: their headers come from the user's tensors (not
-   after TT_PASS_FREEZE: then the graph has its own copies and the user's may be gone). */
+/* Parameters are read at every run: their headers come from the user's tensors, or from
+   the graph's own copies once a compile froze them (the user's may be gone). */
 static void tt__bind_params(tt_graph *g) {
     int v;
-    for (v = 0; v < g->n_traced_values; v++)
-        if (g->tape.values[v].kind == TT__V_PARAM && g->tape.values[v].ref && g->remap[v] == v)
-            g->rt[v] = *g->tape.values[v].ref;
+    for (v = 0; v < g->n_traced_values; v++) {
+        const tt__value *val = &g->tape.values[v];
+        if (val->kind == TT__V_PARAM && g->remap[v] == v) g->rt[v] = val->ref ? *val->ref : val->meta;
+    }
 }
 
 /* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. */
@@ -7211,12 +7281,24 @@ static tt_status tt__graph_size_scratch(tt_graph *g) {
     return TT_OK;
 }
 
+/* A known mode and no pass bit outside TT_PASS_ALL and TT_PASS_FREEZE. */
+static bool tt__compile_args_valid(tt_mode mode, unsigned passes) {
+    return (unsigned)mode <= (unsigned)TT_MODE_MAX_AUTOTUNE &&             /* unsigned: see tt__dtype_valid */
+           (passes & ~((unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE)) == 0;
+}
+
 TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     int nv, i;
     bool *live, *needed;
     if (!g) return TT_ERR_ARG;
     tt__graph_release_plan(g);
     tt_graph_clear_error(g);
+    if (!tt__compile_args_valid(mode, TT_PASS_ALL))
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_compile: mode is %d, expected TT_MODE_DEFAULT, "
+                         "TT_MODE_REDUCE_OVERHEAD or TT_MODE_MAX_AUTOTUNE", (int)mode);
+    if (!tt__compile_args_valid(mode, passes))
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_compile: passes has unknown bits (%D), expected TT_PASS_* bits only",
+                         (int64_t)(passes & ~((unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE)));
     g->mode = mode;
     nv = g->tape.n_values;
     g->remap = (int *)tt__galloc(g, sizeof(int) * (size_t)nv);
@@ -7388,7 +7470,7 @@ static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor **ref) {
     int i, k;
     for (i = 0; i < g->n_traced_values; i++) {
         tt__value *v = &g->tape.values[i];
-        if (v->kind == TT__V_PARAM) ref[i] = tt__rv(g, i) != i ? &g->tape.values[tt__rv(g, i)].meta : v->ref;
+        if (v->kind == TT__V_PARAM) ref[i] = v->ref ? v->ref : &v->meta;
         if (v->kind == TT__V_CONST) ref[i] = &v->meta;
         if (v->kind == TT__V_INPUT) ref[i] = &g->rt[i];
     }
@@ -7427,7 +7509,10 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
     int *stands_for;
     tt_ctx *ctx;
     int p, j, w;
-    if (!g || !report) return TT_ERR_ARG;
+    if (!g) return TT_ERR_ARG;
+    if (!report) return tt__gfail(g, TT_ERR_ARG, "tt_graph_check: report is NULL");
+    if (!(atol >= 0) || !(rtol >= 0))                  /* NaN fails both: then no value could differ */
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_check: atol is %g and rtol %g, expected both >= 0 (not NaN)", atol, rtol);
     memset(report, 0, sizeof *report);
     report->ok = true;
     report->node = -1;
@@ -7589,7 +7674,7 @@ TT_API tt_graph *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *
             tt__fail(ctx, TT_ERR_ARG, "tt_trace: input %d is NULL or belongs to another context", i);
             break;
         }
-        tt_trace_input(inputs[i], name);
+        tt_trace_input(ctx, inputs[i], name);
     }
     n = ctx->status == TT_OK ? fn(ctx, inputs, n_inputs, outs, 16, user) : -1;
     if ((n < 0 || n > 16) && ctx->status == TT_OK)
@@ -7618,7 +7703,7 @@ TT_API tt_compiled *tt_compiled_create(tt_forward_fn fn, void *user, tt_mode mod
     tt_allocator al;
     tt_compiled *cc;
     memset(&al, 0, sizeof al);
-    if (!fn) return NULL;
+    if (!fn || max_graphs < 0 || !tt__compile_args_valid(mode, passes)) return NULL;
     cc = (tt_compiled *)tt__heap_alloc(&al, sizeof *cc);
     if (!cc) return NULL;
     memset(cc, 0, sizeof *cc);

@@ -330,7 +330,7 @@ static tt_graph *bench_compile(bench_state *s, unsigned passes, char *note, size
     int i;
     if (!got) bench_fail(m->name, "out of memory");
     if (tt_trace_begin(c) != TT_OK) bench_ctx_ok(c, m->name);
-    for (i = 0; i < m->n_in; i++) tt_trace_input(s->in[i], i ? "b" : "x");
+    for (i = 0; i < m->n_in; i++) tt_trace_input(c, s->in[i], i ? "b" : "x");
     out = m->forward(c, s->in, m->weights);
     g = tt_trace_end(c, &out, 1);
     tt_scope_end(c, sc);                                 /* the graph owns its memory */

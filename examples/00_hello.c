@@ -15,8 +15,8 @@ int main(void) {
     tt_tensor *x = tt_randn(c, 42, 2, shape);                // same numbers on every machine
     tt_tensor *y = tt_relu(c, tt_add_scalar(c, x, 0.5f));    // ops compute at once
     tt_tensor *s = tt_sum(c, y, NULL, 0, false);             // NULL axes: reduce all
-    if (!s) printf("error: %s\n", tt_error(c));             // errors are sticky: check once
-    else    printf("sum = %f\n", tt_item(c, s));
+    if (tt_ctx_status(c) != TT_OK) printf("error: %s\n", tt_error(c));  // sticky: check once
+    else printf("sum = %f\n", tt_item(c, s));
 
     /* The check: read x back as floats and do the same work with a plain loop. */
     float xv[6];

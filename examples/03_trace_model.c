@@ -64,7 +64,7 @@ int main(void) {
 
     printf("\n== 2. trace: the same code, recorded\n");
     tt_trace_begin(c);
-    tt_trace_input(x, "x");                        // x becomes the graph's input
+    tt_trace_input(c, x, "x");                        // x becomes the graph's input
     tt_tensor *y = forward(c, x, &w);              // still computes, and records every op
     tt_graph *g = tt_trace_end(c, &y, 1);          // the graph owns its memory from here
     if (!g) { printf("trace failed: %s\n", tt_error(c)); return 1; }
@@ -117,7 +117,7 @@ int main(void) {
 
     printf("\n== 6. a tracer warning: C read a traced value\n");
     tt_trace_begin(c);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     tt_tensor *z = branchy(c, x);
     tt_graph *g2 = tt_trace_end(c, &z, 1);
     const char *warning = tt_graph_warning(g2, 0);   // NULL when there is none

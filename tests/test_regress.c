@@ -36,7 +36,7 @@ static void test_replacement_chain_cse(void) {
     tt_tensor *x = tt_randn(c, 1, 1, sh), *x2 = tt_randn(c, 2, 1, sh), *outs[2], *want[2];
     tt_graph *g;
     tt_trace_begin(c);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     outs[0] = rg_chain_model(c, x, &outs[1]);
     g = tt_trace_end(c, outs, 2);
     if (g) tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL);
@@ -53,7 +53,7 @@ static void test_replacement_chain_fold(void) {
     tt_tensor *x = tt_randn(c, 2, 1, sh), *y;
     tt_graph *g;
     tt_trace_begin(c);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_add(c, x, tt_mul_scalar(c, tt_exp(c, tt_reshape(c, tt_full(c, TT_F32, 1, sh, 1.0), 1, sh)), 1.0f));
     g = tt_trace_end(c, &y, 1);
     if (g) tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL);
@@ -70,7 +70,7 @@ static void test_replacement_chain_fold_bn(void) {
     tt_tensor *var = tt_add_scalar(c, tt_rand(c, 4, 1, s3), 0.5f), *o;
     tt_graph *g;
     tt_trace_begin(c);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     o = tt_relu(c, tt_mul_scalar(c, tt_batch_norm(c, tt_conv2d(c, x, w, NULL, 1, 0, 1, 1), mu, var, NULL, NULL, 1e-5f), 1.0f));
     g = tt_trace_end(c, &o, 1);
     if (g) tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE);
@@ -86,7 +86,7 @@ static void test_inplace_with_view_read(void) {
     tt_tensor *x = tt_randn(c, 1, 2, sh), *w = tt_randn(c, 2, 2, sw), *u, *y;
     tt_graph *g;
     tt_trace_begin(c);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     u = tt_matmul(c, x, w);
     y = tt_add(c, tt_relu(c, u), tt_transpose(c, u, 0, 1));
     g = tt_trace_end(c, &y, 1);
@@ -107,7 +107,7 @@ static void test_inplace_with_aliasing_store(void) {
     tt_tensor *x = tt_transpose(c, tt_randn(c, 1, 2, sx), 0, 1), *outs[2];
     tt_graph *g;
     tt_trace_begin(c);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     outs[0] = tt_relu(c, x);
     outs[1] = tt_clone(c, x);
     g = tt_trace_end(c, outs, 2);
@@ -130,8 +130,8 @@ static void test_inplace_shifted_overlap(void) {
     ins[0] = tt_randn(c, 5, 2, sx);
     ins[1] = tt_randn(c, 7, 2, s1);
     tt_trace_begin(c);
-    tt_trace_input(ins[0], "x");
-    tt_trace_input(ins[1], "in1");
+    tt_trace_input(c, ins[0], "x");
+    tt_trace_input(c, ins[1], "in1");
     b1 = tt_matmul(c, ins[0], w1);                     /* [8,96] */
     u = tt_softmax(c, ins[1], -1);                     /* [8,64]: dies in the fused node below */
     outs[2] = tt_matmul(c, b1, w1b);                   /* b1's last reader */
@@ -158,7 +158,7 @@ static void test_input_with_odd_unit_stride(void) {
     tt_graph *g;
     CHECK(tt_is_contiguous(x));
     tt_trace_begin(c);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_matmul(c, w, x);
     g = tt_trace_end(c, &y, 1);
     if (g) tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL);

@@ -770,7 +770,7 @@ static void th_model_graph(int n_threads, void (*hook)(void (*)(void *, int64_t,
         run_in[i] = G->t[THG_X2 + i];
     }
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    for (i = 0; i < 3; i++) tt_trace_input(ex[i], i == 0 ? "x" : i == 1 ? "img" : "z");
+    for (i = 0; i < 3; i++) tt_trace_input(c, ex[i], i == 0 ? "x" : i == 1 ? "img" : "z");
     CHECK_EQ_INT(th_forward(c, ex, &G->m, out), THG_NOUT);
     for (i = 0; i < THG_NOUT; i++) TH_KEEP(c, traced, "traced eager output", out[i]);
     g = tt_trace_end(c, out, THG_NOUT);
@@ -926,7 +926,7 @@ static void test_hook_graph(void) {
         CHECK(c && x);
         if (c && x) {
             CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-            tt_trace_input(x, "z");
+            tt_trace_input(c, x, "z");
             y = tt_tanh(c, tt_add_scalar(c, tt_mul_scalar(c, x, 0.7f), 0.2f));
             g = tt_trace_end(c, &y, 1);
             CHECK(g != NULL);
@@ -1134,7 +1134,7 @@ static void test_graph_lifetimes(void) {
         if (!c) { CHECK(c != NULL); continue; }
         x = tu_tensor(c, 2, shape, vals);
         CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-        tt_trace_input(x, "x");
+        tt_trace_input(c, x, "x");
         y = tt_sigmoid(c, tt_mul_scalar(c, tt_exp(c, x), 0.5f));
         g = tt_trace_end(c, &y, 1);
         CHECK(g != NULL);

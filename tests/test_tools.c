@@ -1216,6 +1216,7 @@ static void test_check_errors(void) {
     CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL), TT_OK);
 
     CHECK_EQ_INT(tt_graph_check(g, &x, 1, 0.0, 0.0, NULL), TT_ERR_ARG);
+    CHECK_GRAPH_ERROR(g, TT_ERR_ARG, "tt_graph_check: report is NULL");
     CHECK_EQ_INT(tt_graph_check(NULL, &x, 1, 0.0, 0.0, &rep), TT_ERR_ARG);
 
     /* wrong input shape: the status is the error (the graph's), nothing was compared */

@@ -130,7 +130,7 @@ static tt_graph *tr_trace(const tr_model *m, uint64_t seed, tt_ctx **cp, tt_tens
     tt_test__eq_int(tt_trace_begin(c), TT_OK, file, line, "tt_trace_begin(c)", "TT_OK");
     if (!tt_is_tracing(c)) tt_test__fail(file, line, "tt_is_tracing(c) after tt_trace_begin");
     for (i = 0; i < m->n_in; i++)
-        if (tt_trace_input(xs[i], names[i]) != xs[i]) tt_test__fail(file, line, "tt_trace_input returns its tensor");
+        if (tt_trace_input(c, xs[i], names[i]) != xs[i]) tt_test__fail(file, line, "tt_trace_input returns its tensor");
     y = m->apply(c, xs, m->w);
     g = tt_trace_end(c, &y, 1);
     if (traced_out) *traced_out = y;
@@ -750,7 +750,7 @@ static void test_warning_item(void) {
     const char *w;
     char where[64];
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tr_branchy_fwd(c, x);
     g = tt_trace_end(c, &y, 1);
     CHECK(g != NULL);
@@ -783,7 +783,7 @@ static void test_warning_other_reads(void) {
     tt_graph *g;
     float g01, p0, total;
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tr_reader_fwd(c, x);
     g = tt_trace_end(c, &y, 1);
     CHECK(g != NULL);
@@ -825,7 +825,7 @@ static void test_warning_none(void) {
     tt_tensor *x = tt_randn(c, 1, 2, s), *y, *param = tt_scalar(wc, 2.5f);
     tt_graph *g;
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_mul_scalar(c, tr_mlp_fwd(c, x, &w), tt_item(c, param));
     g = tt_trace_end(c, &y, 1);
     CHECK(g != NULL);
@@ -851,7 +851,7 @@ static void test_run_guards(void) {
     tt_tensor *x = tt_randn(c, 1, 2, s24), *y, *in[2];
     tt_graph *g;
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tr_mlp_fwd(c, x, &w);
     g = tt_trace_end(c, &y, 1);
     CHECK(g != NULL);
@@ -952,7 +952,7 @@ static void test_two_outputs(void) {
     passes[0] = 0u; passes[1] = (unsigned)TT_PASS_ALL;
     for (k = 0; k < 2; k++) {
         CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-        tt_trace_input(x, "x");
+        tt_trace_input(c, x, "x");
         ys[0] = tt_tanh(c, x);
         ys[1] = tt_sum(c, tt_mul(c, ys[0], x), &ax, 1, false);
         g = tt_trace_end(c, ys, 2);
@@ -1005,7 +1005,7 @@ static void test_null_graph(void) {
     CHECK(tt_trace_begin(NULL) != TT_OK);
     CHECK(tt_trace_end(NULL, in, 1) == NULL);
     CHECK(!tt_is_tracing(NULL));
-    CHECK(tt_trace_input(NULL, "x") == NULL);
+    CHECK(tt_trace_input(c, NULL, "x") == NULL);
     CHECK_NO_ERROR(c);
     CHECK_GUARDS(c);
     tt_ctx_destroy(c);
@@ -1018,7 +1018,7 @@ static void tr_trace_ok(tt_ctx *c, tt_tensor *x, const char *file, int line) {
     tt_tensor *y;
     tt_graph *g;
     tt_test__eq_int(tt_trace_begin(c), TT_OK, file, line, "tt_trace_begin(c)", "TT_OK");
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_sigmoid(c, x);
     g = tt_trace_end(c, &y, 1);
     if (!g) tt_test__fail(file, line, "a fresh trace after an error gives a graph");
@@ -1047,7 +1047,7 @@ static void test_trace_begin_twice(void) {
     tt_tensor *x = tt_randn(c, 1, 2, s), *y, *in[1];
     tt_graph *g;
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_exp(c, x);
     CHECK_EQ_INT(tt_trace_begin(c), TT_ERR_STATE);
     CHECK_ERROR(c, TT_ERR_STATE, "tt_trace_begin");
@@ -1065,7 +1065,7 @@ static void test_trace_begin_twice(void) {
 
     /* not cleared, the error of the second tt_trace_begin is sticky: the trace gives no graph */
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     CHECK_EQ_INT(tt_trace_begin(c), TT_ERR_STATE);
     y = tt_exp(c, x);
     CHECK(tt_trace_end(c, &y, 1) == NULL);
@@ -1086,7 +1086,7 @@ static void test_trace_end_bad_outputs(void) {
 
     /* a parameter */
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_mul(c, x, param);
     CHECK(tt_trace_end(c, &param, 1) == NULL);
     CHECK_ANY_ERROR(c, "tt_trace_end");
@@ -1095,7 +1095,7 @@ static void test_trace_end_bad_outputs(void) {
 
     /* a tensor of the context made before the trace, among good ones */
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     outs[0] = tt_mul(c, x, param);
     outs[1] = before;
     CHECK(tt_trace_end(c, outs, 2) == NULL);
@@ -1104,7 +1104,7 @@ static void test_trace_end_bad_outputs(void) {
 
     /* a NULL output although no op failed */
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_relu(c, x);
     CHECK(tt_trace_end(c, &nul, 1) == NULL);
     CHECK_ANY_ERROR(c, "tt_trace_end");
@@ -1112,13 +1112,13 @@ static void test_trace_end_bad_outputs(void) {
 
     /* a NULL array, a negative count */
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_relu(c, x);
     CHECK(tt_trace_end(c, NULL, 1) == NULL);
     CHECK_ERROR(c, TT_ERR_ARG, "tt_trace_end");
     CHECK(!tt_is_tracing(c));
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_relu(c, x);
     CHECK(tt_trace_end(c, &y, -1) == NULL);
     CHECK_ERROR(c, TT_ERR_ARG, "tt_trace_end");
@@ -1138,7 +1138,7 @@ static void test_trace_op_fails(void) {
 
     /* the failing op's NULL flows to the output */
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_relu(c, tt_matmul(c, x, x));                       /* [2,3] @ [2,3]: inner 3 vs 2 */
     CHECK(y == NULL);
     CHECK(tt_trace_end(c, &y, 1) == NULL);
@@ -1148,7 +1148,7 @@ static void test_trace_op_fails(void) {
 
     /* the failing op's result is not used: the trace still fails, with the op's error kept */
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     z = tt_reshape(c, x, 2, bad);
     CHECK(z == NULL);
     y = tt_relu(c, x);
@@ -1159,7 +1159,7 @@ static void test_trace_op_fails(void) {
 
     /* a dtype error during the trace */
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tt_where(c, x, x, x);                                  /* cond must be bool */
     CHECK(y == NULL);
     y = tt_exp(c, x);
@@ -1190,7 +1190,7 @@ static void test_trace_ctx_destroyed(void) {
         tt_graph *g;
         float *traced_vals;
         CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-        tt_trace_input(x, "x");
+        tt_trace_input(c, x, "x");
         y = m->apply(c, &x, m->w);
         g = tt_trace_end(c, &y, 1);
         CHECK(g != NULL);
@@ -1241,7 +1241,7 @@ static void test_graph_str(void) {
     size_t need, len, r;
     int i;
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tr_mlp_fwd(c, x, &w);
     g = tt_trace_end(c, &y, 1);
     CHECK(g != NULL);
@@ -1308,7 +1308,7 @@ static void test_compile_independent_of_values(void) {
     passes[0] = 0u; passes[1] = (unsigned)TT_PASS_ALL;
     for (k = 0; k < 2; k++) {
         CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-        tt_trace_input(x, "x");
+        tt_trace_input(c, x, "x");
         y = tt_embedding(c, w, tt_cast(c, tt_add_scalar(c, x, 5.0f), TT_I32));
         g = tt_trace_end(c, &y, 1);
         CHECK(g != NULL);
@@ -1339,7 +1339,7 @@ static void test_run_index_error(void) {
     tt_tensor *w = tt_randn(wc, 1, 2, ws), *x = tt_from_data(c, TT_I32, 1, &n3, good), *y, *in[1];
     tt_graph *g;
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "idx");
+    tt_trace_input(c, x, "idx");
     y = tt_relu(c, tt_embedding(c, w, x));
     g = tt_trace_end(c, &y, 1);
     CHECK(g != NULL);
@@ -1367,7 +1367,7 @@ static void test_scalar_input(void) {
     tt_tensor *p = tt_randn(wc, 1, 1, &n3), *x = tt_scalar(c, 1.5f), *y, *in[1];
     tt_graph *g;
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "s");
+    tt_trace_input(c, x, "s");
     y = tt_mul(c, x, p);
     g = tt_trace_end(c, &y, 1);
     CHECK(g != NULL);
@@ -1453,8 +1453,8 @@ static void test_two_traces(void) {
     int k;
     CHECK_EQ_INT(tt_trace_begin(c1), TT_OK);
     CHECK_EQ_INT(tt_trace_begin(c2), TT_OK);
-    tt_trace_input(x1, "x1");
-    tt_trace_input(x2, "x2");
+    tt_trace_input(c1, x1, "x1");
+    tt_trace_input(c2, x2, "x2");
     y1 = tt_exp(c1, x1);
     y2 = tt_sin(c2, x2);
     y1 = tt_add(c1, y1, x1);
@@ -1468,7 +1468,7 @@ static void test_two_traces(void) {
     CHECK_EQ_INT(tt_graph_get_stats(g2).nodes_traced, 1);
     /* a second graph of c1 */
     CHECK_EQ_INT(tt_trace_begin(c1), TT_OK);
-    tt_trace_input(x1, "x1");
+    tt_trace_input(c1, x1, "x1");
     y3 = tt_cos(c1, x1);
     g3 = tt_trace_end(c1, &y3, 1);
     CHECK(g3 != NULL);
@@ -1498,16 +1498,16 @@ static void test_trace_input_misuse(void) {
     int64_t s[2] = {2, 3};
     tt_tensor *x = tt_randn(c, 1, 2, s), *z = tt_randn(c, 2, 2, s), *y;
     tt_graph *g;
-    CHECK(tt_trace_input(x, "x") == NULL);
+    CHECK(tt_trace_input(c, x, "x") == NULL);
     CHECK_ERROR(c, TT_ERR_STATE, "tt_trace_input");
     CHECK(!tt_is_tracing(c));
 
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    CHECK(tt_trace_input(x, "x") == x);
-    CHECK(tt_trace_input(x, "again") == NULL);
+    CHECK(tt_trace_input(c, x, "x") == x);
+    CHECK(tt_trace_input(c, x, "again") == NULL);
     CHECK_ERROR(c, TT_ERR_STATE, "tt_trace_input");
     y = tt_mul(c, x, z);                        /* z: a parameter now */
-    CHECK(tt_trace_input(z, "z") == NULL);      /* too late to make it an input */
+    CHECK(tt_trace_input(c, z, "z") == NULL);      /* too late to make it an input */
     CHECK_ERROR(c, TT_ERR_STATE, "tt_trace_input");
     y = tt_add(c, tt_mul(c, x, z), x);
     g = tt_trace_end(c, &y, 1);
@@ -1557,8 +1557,8 @@ static void test_elementwise_chains(void) {
     passes[0] = 0u; passes[1] = fuse; passes[2] = (unsigned)TT_PASS_ALL;
     for (k = 0; k < 3; k++) {
         CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-        tt_trace_input(x, "x");
-        tt_trace_input(y, "y");
+        tt_trace_input(c, x, "x");
+        tt_trace_input(c, y, "y");
         outs[0] = tr_chain_fwd(c, x, y, &outs[1]);
         g = tt_trace_end(c, outs, 2);
         CHECK(g != NULL);
@@ -1619,7 +1619,7 @@ static void test_run_allocates_nothing(void) {
     c = tt_ctx_create(&d);
     x = tt_randn(c, 1, 3, xs);
     CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
-    tt_trace_input(x, "x");
+    tt_trace_input(c, x, "x");
     y = tr_enc_fwd(c, x, &w);
     g = tt_trace_end(c, &y, 1);
     CHECK(g != NULL);

@@ -1,0 +1,150 @@
+/* test_harden.c - one test per defect of the hardening review (v0.3.0 tried as a hostile user
+   would): each failed, or was undefined behaviour under UBSan/ASan, before its fix. Results
+   are checked against values worked out here, never against the code under test alone. */
+#include "test_util.h"
+#include <stdint.h>
+
+/* model: relu(x*w + b), w and b parameters of a weights context. */
+static tt_tensor *hd_model(tt_ctx *c, tt_tensor *x, tt_tensor *w, tt_tensor *b) {
+    return tt_relu(c, tt_add(c, tt_mul(c, x, w), b));
+}
+
+/* A graph compiled with TT_PASS_FREEZE owns copies of its parameters: the context that held
+   them may be destroyed, and compiling again without FREEZE (it read the freed parameters)
+   or with it must still compute with the values they had. */
+static void test_freeze_then_free_params(void) {
+    static const float xv[4] = {1.0f, -2.0f, 3.0f, -4.0f}, wv[4] = {0.5f, 0.25f, -1.0f, 2.0f};
+    static const float bv[4] = {0.125f, 1.0f, 4.0f, 9.0f};
+    static const unsigned passes[3] = {(unsigned)TT_PASS_ALL, 0u, (unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE};
+    tt_ctx *wc = tu_ctx(), *c = tu_ctx();
+    int64_t s[1] = {4};
+    tt_tensor *x = tt_from_data(c, TT_F32, 1, s, xv), *w = tt_from_data(wc, TT_F32, 1, s, wv);
+    tt_tensor *b = tt_from_data(wc, TT_F32, 1, s, bv), *y;
+    tt_graph *g;
+    int k, i;
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(c, x, "x");
+    y = hd_model(c, x, w, b);
+    g = tt_trace_end(c, &y, 1);
+    if (!CHECK(g != NULL)) { tt_ctx_destroy(wc); tt_ctx_destroy(c); return; }
+    CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE), TT_OK);
+    tt_ctx_destroy(wc);                                /* the parameters are gone */
+    for (k = 0; k < 3; k++) {
+        float got[4];
+        CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, passes[k]), TT_OK);
+        if (!CHECK_EQ_INT(tt_graph_run(g, &x, 1), TT_OK)) { printf("    %s\n", tt_graph_error(g)); continue; }
+        if (!CHECK_EQ_INT(tt_copy_to_f32(c, tt_graph_output(g, 0), got, 4), TT_OK)) continue;
+        for (i = 0; i < 4; i++) {
+            float v = xv[i] * wv[i] + bv[i];           /* exact in f32 for these values */
+            CHECK_NEAR(got[i], v > 0 ? v : 0, 0, 0);
+        }
+    }
+    tt_graph_destroy(g);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+/* Sizes computed by an op are checked before anything multiplies them (it overflowed int64_t:
+   UBSan reported the pads, the upsampled size, the broadcast shape). */
+static void test_size_overflow(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t s4[4] = {1, 1, 1, 1}, s1[1] = {2}, big[2] = {(int64_t)1 << 40, 1}, big_t[2] = {1, (int64_t)1 << 40};
+    int64_t pads[2] = {INT64_MAX - 1, 1}, ws[4] = {1, 1, 1, 3}, wide[4] = {1, 1, 1, (int64_t)1 << 40};
+    tt_tensor *x4 = tt_zeros(c, TT_F32, 4, s4), *x1 = tt_zeros(c, TT_F32, 1, s1), *one = tt_scalar(c, 1.0f);
+    CHECK(tt_pad(c, x1, pads, 2, 0.0f) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "overflows");
+    CHECK(tt_upsample_nearest(c, x4, (int64_t)1 << 40, (int64_t)1 << 40) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_upsample_nearest: size of [1,1,1099511627776,1099511627776] overflows");
+    CHECK(tt_add(c, tt_expand(c, one, 2, big), tt_expand(c, one, 2, big_t)) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_add: size of [1099511627776,1099511627776] overflows");
+    CHECK(tt_conv2d(c, x4, tt_zeros(c, TT_F32, 4, ws), NULL, 1, 0, INT32_MAX, 1) == NULL);   /* dilated span */
+    CHECK_ERROR(c, TT_ERR_SHAPE, "does not fit");
+    CHECK(tt_conv2d(c, tt_expand(c, one, 4, wide), tt_expand(c, one, 4, wide), NULL, 1, 0, INT32_MAX, 1) == NULL);
+    CHECK_ERROR(c, TT_ERR_SHAPE, "does not fit");    /* 2^31 * 2^40: the span itself overflows */
+    CHECK(tt_add(c, x1, x1) != NULL);                 /* the context goes on */
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+/* A trace whose output is its input has no node: ending and compiling it handed memcpy a
+   NULL pointer; the graph now runs and gives its input back. */
+static void test_trace_without_nodes(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t s[2] = {2, 3};
+    tt_tensor *x = tt_randn(c, 1, 2, s), *x2 = tt_randn(c, 2, 2, s);
+    tt_graph *g;
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(c, x, "x");
+    g = tt_trace_end(c, &x, 1);
+    if (CHECK(g != NULL) && CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL), TT_OK) &&
+        CHECK_EQ_INT(tt_graph_run(g, &x2, 1), TT_OK)) {
+        CHECK_SAME_BITS(c, tt_graph_output(g, 0), x2);
+    }
+    CHECK_EQ_INT(tt_graph_num_nodes(g), 0);
+    tt_graph_destroy(g);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+/* Part of a traced model computed on a second context escaped the trace and was frozen into
+   the graph as a parameter with its traced value. It is an error now, in both contexts, so
+   the trace cannot end in a graph that replays a stale value. A tensor of a context that is
+   not tracing (a weights context) stays a parameter, read at every run. */
+static void test_trace_escape_to_other_context(void) {
+    tt_ctx *c = tu_ctx(), *other = tu_ctx();
+    int64_t s[1] = {3};
+    tt_tensor *x = tt_randn(c, 1, 1, s), *w = tt_randn(other, 2, 1, s), *y;
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(c, x, "x");
+    y = tt_mul(c, x, w);                               /* a parameter from another context: fine */
+    CHECK(y != NULL);
+    CHECK_NO_ERROR(c);
+    CHECK(tt_exp(other, y) == NULL);                   /* the traced value y on the other context */
+    CHECK_ERROR(other, TT_ERR_STATE, "tt_exp: an input [3] is a value of another context's running trace");
+    CHECK(tt_ctx_status(c) == TT_ERR_STATE);
+    CHECK_STR_CONTAINS(tt_error(c), "tt_exp: an op on another context read a value of this context's running trace");
+    CHECK(tt_trace_end(c, &y, 1) == NULL);
+    tt_clear_error(c);
+    CHECK(tt_exp(other, y) != NULL);                   /* after the trace, y is an ordinary tensor */
+    CHECK_NO_ERROR(other);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(other);
+    tt_ctx_destroy(c);
+}
+
+/* A scope opened on one context and ended on another freed the other's tensors silently;
+   a scope ended after an enclosing one rewound to memory handed out since. */
+static void test_scope_misuse(void) {
+    tt_ctx *a = tu_ctx(), *b = tu_ctx();
+    int64_t s[1] = {2};
+    tt_tensor *keep = tt_full(b, TT_F32, 1, s, 7.0), *ta;
+    tt_scope sa = tt_scope_begin(a), outer, inner;
+    ta = tt_full(a, TT_F32, 1, s, 1.0);
+    tt_scope_end(b, sa);
+    CHECK_ERROR(b, TT_ERR_ARG, "tt_scope_end: scope was opened on another context");
+    CHECK(tt_full(b, TT_F32, 1, s, -1.0) != NULL);   /* would reuse keep's bytes had they been freed */
+    CHECK_NEAR(tt_item(b, tt_sum(b, keep, NULL, 0, false)), 14.0, 0, 0);
+    tt_scope_end(a, sa);
+    CHECK_NO_ERROR(a);
+    (void)ta;
+    outer = tt_scope_begin(a);
+    (void)tt_full(a, TT_F32, 1, s, 1.0);
+    inner = tt_scope_begin(a);
+    (void)tt_full(a, TT_F32, 1, s, 2.0);
+    tt_scope_end(a, outer);
+    tt_scope_end(a, inner);                            /* its position was freed with outer */
+    CHECK_ERROR(a, TT_ERR_ARG, "tt_scope_end: scope was already freed");
+    CHECK_GUARDS(a);
+    CHECK_GUARDS(b);
+    tt_ctx_destroy(a);
+    tt_ctx_destroy(b);
+}
+
+TT_TEST_GROUP(harden) = {
+    {"freeze_then_free_params", test_freeze_then_free_params},
+    {"size_overflow", test_size_overflow},
+    {"trace_without_nodes", test_trace_without_nodes},
+    {"trace_escape_to_other_context", test_trace_escape_to_other_context},
+    {"scope_misuse", test_scope_misuse},
+    {NULL, NULL}
+};
