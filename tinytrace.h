@@ -374,7 +374,9 @@ TT_API tt_tensor  *tt_where(tt_ctx *ctx, tt_tensor *cond, tt_tensor *a, tt_tenso
 TT_API tt_tensor  *tt_cast(tt_ctx *ctx, tt_tensor *x, tt_dtype dtype);
 
 /* ---- reductions ----------------------------------------------------------
-   axes: n_axes axes to reduce (negative allowed, no repeats); NULL/0 reduces all axes.
+   axes: n_axes axes to reduce (negative allowed, no repeats); n_axes 0 reduces all axes.
+   A 0-d tensor takes axis 0 or -1 as PyTorch does, here and in the arg* ops, softmax,
+   squeeze, unsqueeze, flatten and transpose; other axes are errors.
    keepdim keeps reduced axes as size 1. Results are f32 (arg* give i32). */
 TT_API tt_tensor  *tt_sum(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim);
 TT_API tt_tensor  *tt_mean(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes, bool keepdim);
@@ -788,6 +790,10 @@ static int tt__axis(int axis, int ndim) {
     if (axis < -ndim || axis >= ndim) return -1;
     return axis < 0 ? axis + ndim : axis;
 }
+
+/* The same where an op takes an axis of a 0-d tensor as PyTorch does: 0 and -1 name its
+   one element (as if it had shape [1]). */
+static int tt__axis_0d(int axis, int ndim) { return tt__axis(axis, ndim > 0 ? ndim : 1); }
 
 /* A bounded output buffer: len characters written, total the characters it was given. */
 typedef struct tt__buf { char *p; size_t size, len, total; } tt__buf;
@@ -2283,10 +2289,10 @@ static bool tt__infer_expand(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 /* a.i[0] = axis. */
 static bool tt__infer_squeeze(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0];
-    int a = tt__axis((int)c->a.i[0], x->ndim), d;
+    int a = tt__axis_0d((int)c->a.i[0], x->ndim), d;
     if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", c->name, (int)c->a.i[0], x); return false; }
     tt__view_begin(out, x);
-    if (x->shape[a] != 1) return true;                 /* PyTorch: squeezing a non-1 axis is a no-op */
+    if (x->ndim == 0 || x->shape[a] != 1) return true; /* PyTorch: squeezing a non-1 axis is a no-op */
     for (d = a; d < x->ndim - 1; d++) { out->shape[d] = x->shape[d + 1]; out->stride[d] = x->stride[d + 1]; }
     out->ndim--;
     tt__update_numel(out);
@@ -2394,11 +2400,12 @@ TT_API tt_tensor *tt_transpose(tt_ctx *ctx, tt_tensor *x, int axis0, int axis1) 
     int perm[TT_MAX_DIMS], a0, a1;
     tt__attrs a;
     if (!ctx || !x) return NULL;
-    a0 = tt__axis(axis0, x->ndim);
-    a1 = tt__axis(axis1, x->ndim);
+    a0 = tt__axis_0d(axis0, x->ndim);
+    a1 = tt__axis_0d(axis1, x->ndim);
     if (a0 < 0 || a1 < 0)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_transpose: axes %d and %d: expected axes in [%d,%d] for shape %S",
-                                     axis0, axis1, -x->ndim, x->ndim - 1, x);
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_transpose: axis0 %d and axis1 %d: expected axes in [%d,%d] "
+                                     "for shape %S", axis0, axis1, x->ndim > 0 ? -x->ndim : -1,
+                                     x->ndim > 0 ? x->ndim - 1 : 0, x);
     tt__swap_perm(perm, x->ndim, a0, a1);
     a = tt__attrs_axes(x->ndim, perm);
     return tt__op1(ctx, "tt_transpose", TT__OP_PERMUTE, x, &a);
@@ -2428,16 +2435,16 @@ TT_API tt_tensor *tt_flatten(tt_ctx *ctx, tt_tensor *x, int start_axis, int end_
     int s, e, d, n = 0;
     tt__attrs a;
     if (!ctx || !x) return NULL;
+    s = tt__axis_0d(start_axis, x->ndim);
+    e = tt__axis_0d(end_axis, x->ndim);
+    if (s < 0 || e < 0 || s > e)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_flatten: start_axis %d and end_axis %d are invalid for "
+                                     "shape %S", start_axis, end_axis, x);
     if (x->ndim == 0) {                                /* a scalar becomes [1] */
         shape[0] = 1;
         a = tt__attrs_dims(1, shape);
         return tt__op1(ctx, "tt_flatten", TT__OP_RESHAPE, x, &a);
     }
-    s = tt__axis(start_axis, x->ndim);
-    e = tt__axis(end_axis, x->ndim);
-    if (s < 0 || e < 0 || s > e)
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_flatten: axes %d..%d are invalid for shape %S",
-                                     start_axis, end_axis, x);
     for (d = 0; d < s; d++) shape[n++] = x->shape[d];
     shape[n] = 1;
     for (d = s; d <= e; d++) shape[n] *= x->shape[d];
@@ -3108,20 +3115,22 @@ TT_API tt_tensor *tt_clone(tt_ctx *ctx, tt_tensor *x) {
 static int64_t tt__reduce_mask(tt_ctx *ctx, const char *op, const tt_tensor *x, const int *axes, int n_axes) {
     int64_t mask = 0;
     int i;
-    if (axes == NULL || n_axes == 0) return ((int64_t)1 << x->ndim) - 1;
-    if (n_axes < 0 || n_axes > x->ndim) {
-        tt__fail(ctx, TT_ERR_ARG, "%s: %d axes given for a tensor of shape %S", op, n_axes, x);
+    if (n_axes == 0) return ((int64_t)1 << x->ndim) - 1;
+    if (!axes) { tt__fail(ctx, TT_ERR_ARG, "%s: axes is NULL but n_axes is %d", op, n_axes); return -1; }
+    if (n_axes < 0 || n_axes > (x->ndim > 0 ? x->ndim : 1)) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: n_axes is %d for a tensor of shape %S", op, n_axes, x);
         return -1;
     }
     for (i = 0; i < n_axes; i++) {
-        int a = tt__axis(axes[i], x->ndim);
+        int a = tt__axis_0d(axes[i], x->ndim);
         if (a < 0 || ((mask >> a) & 1)) {
-            tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is %s for shape %S", op, axes[i], a < 0 ? "out of range" : "repeated", x);
+            tt__fail(ctx, TT_ERR_ARG, "%s: axes[%d] = %d is %s for shape %S", op, i, axes[i],
+                     a < 0 ? "out of range" : "repeated", x);
             return -1;
         }
         mask |= (int64_t)1 << a;
     }
-    return mask;
+    return x->ndim > 0 ? mask : 0;                     /* a 0-d tensor: nothing to reduce */
 }
 
 /* x with the masked axes moved last, contiguous f32: M rows of K elements. */
@@ -3313,9 +3322,9 @@ TT_API tt_tensor *tt_std(tt_ctx *ctx, tt_tensor *x, const int *axes, int n_axes,
 
 static tt_tensor *tt__arg_reduce(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, int axis, bool keepdim) {
     if (!ctx || !x) return NULL;
-    if (x->ndim == 0) return tt__reduce(ctx, name, op, x, NULL, 0, keepdim, 0);   /* a scalar: index 0 */
-    if (tt__axis(axis, x->ndim) < 0)
+    if (tt__axis_0d(axis, x->ndim) < 0)
         return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", name, axis, x);
+    if (x->ndim == 0) return tt__reduce(ctx, name, op, x, NULL, 0, keepdim, 0);   /* a scalar: index 0 */
     return tt__reduce(ctx, name, op, x, &axis, 1, keepdim, 0);
 }
 TT_API tt_tensor *tt_argmax(tt_ctx *ctx, tt_tensor *x, int axis, bool keepdim) {
@@ -3344,7 +3353,7 @@ static void tt__softmax_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, 
 /* a.i[0] = axis. */
 static bool tt__infer_softmax(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0];
-    if (tt__axis((int)c->a.i[0], x->ndim > 0 ? x->ndim : 1) < 0) {
+    if (tt__axis_0d((int)c->a.i[0], x->ndim) < 0) {
         tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", c->name, (int)c->a.i[0], x);
         return false;
     }

@@ -140,11 +140,54 @@ static void test_scope_misuse(void) {
     tt_ctx_destroy(b);
 }
 
+/* A 0-d tensor takes axis 0 and -1 in every op that reduces or rearranges along an axis
+   (PyTorch's rule; some ops took any axis, others none), and no other axis. */
+static void test_scalar_axes(void) {
+    tt_ctx *c = tu_ctx();
+    tt_tensor *x = tt_scalar(c, 2.5f), *r;
+    int ax[2] = {0, -1}, k, bad = 1;
+    for (k = 0; k < 2; k++) {
+        int a = ax[k];
+        r = tt_sum(c, x, &a, 1, false);
+        CHECK(r != NULL && r->ndim == 0 && tt_item(c, r) == 2.5f);
+        r = tt_max(c, x, &a, 1, true);
+        CHECK(r != NULL && r->ndim == 0 && tt_item(c, r) == 2.5f);
+        r = tt_argmax(c, x, a, false);
+        CHECK(r != NULL && r->ndim == 0 && tt_item(c, r) == 0.0f);
+        r = tt_softmax(c, x, a);
+        CHECK(r != NULL && r->ndim == 0 && tt_item(c, r) == 1.0f);
+        r = tt_squeeze(c, x, a);
+        CHECK(r != NULL && r->ndim == 0 && tt_item(c, r) == 2.5f);
+        r = tt_unsqueeze(c, x, a);
+        CHECK(r != NULL && r->ndim == 1 && r->shape[0] == 1);
+        r = tt_flatten(c, x, a, a);
+        CHECK(r != NULL && r->ndim == 1 && r->shape[0] == 1);
+        r = tt_transpose(c, x, a, 0);
+        CHECK(r != NULL && r->ndim == 0 && tt_item(c, r) == 2.5f);
+        CHECK_NO_ERROR(c);
+    }
+    CHECK(tt_sum(c, x, &bad, 1, false) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_sum: axes[0] = 1 is out of range");
+    CHECK(tt_argmin(c, x, 1, false) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_argmin: axis 1");
+    CHECK(tt_squeeze(c, x, -2) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_squeeze: axis -2");
+    CHECK(tt_flatten(c, x, 0, 1) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_flatten: start_axis 0 and end_axis 1");
+    CHECK(tt_transpose(c, x, 0, 1) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_transpose: axis0 0 and axis1 1");
+    CHECK(tt_sum(c, x, NULL, 1, false) == NULL);
+    CHECK_ERROR(c, TT_ERR_ARG, "tt_sum: axes is NULL but n_axes is 1");
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
 TT_TEST_GROUP(harden) = {
     {"freeze_then_free_params", test_freeze_then_free_params},
     {"size_overflow", test_size_overflow},
     {"trace_without_nodes", test_trace_without_nodes},
     {"trace_escape_to_other_context", test_trace_escape_to_other_context},
     {"scope_misuse", test_scope_misuse},
+    {"scalar_axes", test_scalar_axes},
     {NULL, NULL}
 };
