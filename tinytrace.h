@@ -986,6 +986,22 @@ static void *tt__fail(tt_ctx *ctx, tt_status status, const char *fmt, ...) {
 /* The same for functions that return a status. */
 #define TT__FAIL_STATUS(ctx, st, ...) (tt__fail((ctx), (st), __VA_ARGS__), (ctx) ? (ctx)->status : (st))
 
+/* An array argument and its count: the count in [lo, hi] and the array non-NULL when the
+   count is not 0. False (and an error naming both) otherwise. */
+static bool tt__check_array(tt_ctx *ctx, const char *fn, const void *arr, const char *arr_name, int count,
+                            const char *count_name, int lo, int hi) {
+    if (count < lo || count > hi) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: %s is %d, expected %d..%d%s", fn, count_name, count, lo, hi,
+                 hi == TT_MAX_DIMS ? " (TT_MAX_DIMS)" : "");
+        return false;
+    }
+    if (count > 0 && !arr) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: %s is NULL but %s is %d", fn, arr_name, count_name, count);
+        return false;
+    }
+    return true;
+}
+
 TT_API const char *tt_error(const tt_ctx *ctx) {
     if (!ctx) return "tinytrace: NULL context";
     return ctx->status == TT_OK ? NULL : ctx->msg;
@@ -2378,8 +2394,7 @@ static tt_tensor *tt__transpose(tt_ctx *ctx, const char *name, tt_tensor *x, int
 static tt_tensor *tt__reshape_op(tt_ctx *ctx, const char *name, tt_tensor *x, int ndim, const int64_t *shape) {
     tt__attrs a;
     if (!ctx || !x) return NULL;
-    if (ndim < 0 || ndim > TT_MAX_DIMS || (ndim > 0 && !shape))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: ndim %d with %s shape", name, ndim, shape ? "a" : "a NULL");
+    if (!tt__check_array(ctx, name, shape, "shape", ndim, "ndim", 0, TT_MAX_DIMS)) return NULL;
     a = tt__attrs_dims(ndim, shape);
     return tt__op1(ctx, name, TT__OP_RESHAPE, x, &a);
 }
@@ -2417,8 +2432,7 @@ TT_API tt_tensor *tt_slice(tt_ctx *ctx, tt_tensor *x, int axis, int64_t start, i
 TT_API tt_tensor *tt_expand(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
     tt__attrs a;
     if (!ctx || !x) return NULL;
-    if (ndim < 0 || ndim > TT_MAX_DIMS || (ndim > 0 && !shape))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_expand: cannot expand %S to %d dims", x, ndim);
+    if (!tt__check_array(ctx, "tt_expand", shape, "shape", ndim, "ndim", 0, TT_MAX_DIMS)) return NULL;
     a = tt__attrs_dims(ndim, shape);
     return tt__op1(ctx, "tt_expand", TT__OP_EXPAND, x, &a);
 }
@@ -4813,7 +4827,7 @@ static tt_tensor *tt__conv(tt_ctx *ctx, const char *name, tt__opcode op, tt_tens
 
 TT_API tt_tensor *tt_conv2d_ex(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias, const tt_conv_params *p) {
     if (!ctx || !x || !weight) return NULL;
-    if (!p) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_conv2d_ex: params are NULL");
+    if (!p) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_conv2d_ex: p is NULL");
     return tt__conv(ctx, "tt_conv2d_ex", TT__OP_CONV2D, x, weight, bias, p);
 }
 
@@ -5067,7 +5081,7 @@ static bool tt__exec_concat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 static tt_tensor *tt__concat_op(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *const *xs, int n, int axis) {
     tt__attrs a = tt__attrs_ints(axis, 0, 0, 0);
     if (!ctx) return NULL;
-    if (!xs || n < 1) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: expected at least one tensor, got %d", name, n);
+    if (!tt__check_array(ctx, name, xs, "xs", n, "n", 1, INT32_MAX)) return NULL;
     return tt__op(ctx, name, op, xs, n, &a);
 }
 TT_API tt_tensor *tt_concat(tt_ctx *ctx, tt_tensor *const *xs, int n, int axis) {
@@ -5077,27 +5091,36 @@ TT_API tt_tensor *tt_stack(tt_ctx *ctx, tt_tensor *const *xs, int n, int axis) {
     return tt__concat_op(ctx, "tt_stack", TT__OP_STACK, xs, n, axis);
 }
 
+/* Pieces of split_size along axis as recorded slices; fn names the public function. */
+static int tt__split_pieces(tt_ctx *ctx, const char *fn, tt_tensor *x, int64_t split_size, int a, tt_tensor **out, int max_out) {
+    int64_t size = x->shape[a];
+    int count, i;
+    if (max_out < 0 || (max_out > 0 && !out)) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: out is %s and max_out is %d, expected max_out >= 0 entries of out", fn,
+                 out ? "given" : "NULL", max_out);
+        return -1;
+    }
+    if (size > 0 && (size - 1) / split_size + 1 > INT32_MAX) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: %D pieces of %D do not fit an int", fn, (size - 1) / split_size + 1, split_size);
+        return -1;
+    }
+    count = size == 0 ? 1 : (int)((size - 1) / split_size + 1);
+    for (i = 0; i < count && i < max_out; i++) {
+        int64_t start = (int64_t)i * split_size;
+        tt__attrs at = tt__attrs_ints(a, start, start + tt__min64(split_size, size - start), 1);
+        out[i] = tt__op1(ctx, fn, TT__OP_SLICE, x, &at);
+        if (!out[i]) return -1;
+    }
+    return count;
+}
+
 TT_API int tt_split(tt_ctx *ctx, tt_tensor *x, int64_t split_size, int axis, tt_tensor **out, int max_out) {
-    int a, count, i;
-    int64_t size;
+    int a;
     if (!ctx || !x) return -1;
     a = tt__axis(axis, x->ndim);
     if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "tt_split: axis %d is out of range for shape %S", axis, x); return -1; }
     if (split_size < 1) { tt__fail(ctx, TT_ERR_ARG, "tt_split: split_size is %D, expected >= 1", split_size); return -1; }
-    if (max_out > 0 && !out) { tt__fail(ctx, TT_ERR_ARG, "tt_split: out is NULL but max_out is %d", max_out); return -1; }
-    size = x->shape[a];
-    if (size > 0 && (size - 1) / split_size + 1 > INT32_MAX) {
-        tt__fail(ctx, TT_ERR_ARG, "tt_split: %D pieces of %D do not fit an int", (size - 1) / split_size + 1, split_size);
-        return -1;
-    }
-    count = size == 0 ? 1 : (int)((size - 1) / split_size + 1);
-    for (i = 0; i < count && i < max_out; i++) {      /* each piece is a recorded slice */
-        int64_t start = (int64_t)i * split_size;
-        tt__attrs at = tt__attrs_ints(a, start, start + tt__min64(split_size, size - start), 1);
-        out[i] = tt__op1(ctx, "tt_split", TT__OP_SLICE, x, &at);
-        if (!out[i]) return -1;
-    }
-    return count;
+    return tt__split_pieces(ctx, "tt_split", x, split_size, a, out, max_out);
 }
 
 TT_API int tt_chunk(tt_ctx *ctx, tt_tensor *x, int chunks, int axis, tt_tensor **out, int max_out) {
@@ -5108,7 +5131,7 @@ TT_API int tt_chunk(tt_ctx *ctx, tt_tensor *x, int chunks, int axis, tt_tensor *
     if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "tt_chunk: axis %d is out of range for shape %S", axis, x); return -1; }
     if (chunks < 1) { tt__fail(ctx, TT_ERR_ARG, "tt_chunk: chunks is %d, expected >= 1", chunks); return -1; }
     size = x->shape[a];
-    return tt_split(ctx, x, size == 0 ? 1 : (size - 1) / chunks + 1, a, out, max_out);
+    return tt__split_pieces(ctx, "tt_chunk", x, size == 0 ? 1 : (size - 1) / chunks + 1, a, out, max_out);
 }
 
 /* PAD: a.i[0] = n_pads, a.i[1..] = pads, a.f[0] = value. */
@@ -5116,7 +5139,8 @@ static bool tt__infer_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0];
     int n_pads = (int)c->a.i[0], i, d;
     if (n_pads < 0 || n_pads % 2 != 0 || n_pads > 2 * x->ndim) {
-        tt__fail(ctx, TT_ERR_ARG, "%s: %d pads for shape %S: expected an even number <= %d", c->name, n_pads, x, 2 * x->ndim);
+        tt__fail(ctx, TT_ERR_ARG, "%s: n_pads is %d for shape %S: expected an even number <= %d", c->name, n_pads, x,
+                 2 * x->ndim);
         return false;
     }
     out->dtype = x->dtype;
@@ -5157,9 +5181,7 @@ TT_API tt_tensor *tt_pad(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int n_p
     tt__attrs a = tt__attrs_zero();
     int i;
     if (!ctx || !x) return NULL;
-    if (n_pads < 0 || n_pads > 2 * TT_MAX_DIMS || (n_pads > 0 && !pads))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_pad: %d pads for shape %S: expected an even number <= %d",
-                                     n_pads, x, 2 * x->ndim);
+    if (!tt__check_array(ctx, "tt_pad", pads, "pads", n_pads, "n_pads", 0, 2 * TT_MAX_DIMS)) return NULL;
     a.i[0] = n_pads;
     for (i = 0; i < n_pads; i++) a.i[1 + i] = pads[i];
     a.f[0] = value;
@@ -5404,8 +5426,7 @@ TT_API tt_tensor *tt_tile(tt_ctx *ctx, tt_tensor *x, const int64_t *reps, int n)
     tt__attrs a = tt__attrs_zero();
     int i;
     if (!ctx || !x) return NULL;
-    if (n < 0 || n > TT_MAX_DIMS || (n > 0 && !reps))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_tile: %d reps, expected 0..%d", n, TT_MAX_DIMS);
+    if (!tt__check_array(ctx, "tt_tile", reps, "reps", n, "n", 0, TT_MAX_DIMS)) return NULL;
     a.i[0] = n;
     for (i = 0; i < n; i++) a.i[1 + i] = reps[i];
     return tt__op1(ctx, "tt_tile", TT__OP_TILE, x, &a);
@@ -5448,8 +5469,7 @@ TT_API tt_tensor *tt_flip(tt_ctx *ctx, tt_tensor *x, const int *axes, int n) {
     tt__attrs a = tt__attrs_zero();
     int i;
     if (!ctx || !x) return NULL;
-    if (n < 0 || n > x->ndim || (n > 0 && !axes))
-        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_flip: %d axes for shape %S", n, x);
+    if (!tt__check_array(ctx, "tt_flip", axes, "axes", n, "n", 0, x->ndim)) return NULL;
     a.i[0] = n;
     for (i = 0; i < n; i++) a.i[1 + i] = axes[i];
     return tt__op1(ctx, "tt_flip", TT__OP_FLIP, x, &a);
@@ -6128,8 +6148,7 @@ TT_API tt_graph *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outp
     tp = &g->tape;
     epoch = tr->epoch;
     tt__heap_free(&ctx->allocator, tr);
-    if (n_outputs < 1 || !outputs) {
-        tt__fail(ctx, TT_ERR_ARG, "tt_trace_end: %d outputs given, expected at least one", n_outputs);
+    if (!tt__check_array(ctx, "tt_trace_end", outputs, "outputs", n_outputs, "n_outputs", 1, INT32_MAX)) {
         tt_graph_destroy(g);
         return NULL;
     }
@@ -7376,8 +7395,9 @@ static tt_status tt__graph_bind(tt_graph *g, const char *fn, tt_tensor *const *i
     if (!g) return TT_ERR_ARG;
     if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->status;
     g->bound = false;
-    if (n_inputs != g->tape.n_inputs || (n_inputs > 0 && !inputs))
-        return tt__gfail(g, TT_ERR_ARG, "%s: %d inputs given, the graph has %d", fn, n_inputs, g->tape.n_inputs);
+    if (n_inputs > 0 && !inputs) return tt__gfail(g, TT_ERR_ARG, "%s: inputs is NULL but n_inputs is %d", fn, n_inputs);
+    if (n_inputs != g->tape.n_inputs)
+        return tt__gfail(g, TT_ERR_ARG, "%s: n_inputs is %d, the graph has %d inputs", fn, n_inputs, g->tape.n_inputs);
     for (i = 0; i < n_inputs; i++) {
         if (tt__bind_input(g, fn, i, inputs[i]) != TT_OK) return g->status;
         g->bound_src[i] = g->offset[g->tape.inputs[i]] >= 0 && g->rt[g->tape.inputs[i]].data != inputs[i]->data ? inputs[i] : NULL;
@@ -7669,8 +7689,8 @@ TT_API tt_graph *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *
     tt_scope scope;
     int i, n;
     if (!ctx) return NULL;
-    if (!fn || n_inputs < 0 || (n_inputs > 0 && !inputs))
-        return (tt_graph *)tt__fail(ctx, TT_ERR_ARG, "tt_trace: needs a function and %d inputs", n_inputs);
+    if (!fn) return (tt_graph *)tt__fail(ctx, TT_ERR_ARG, "tt_trace: fn is NULL");
+    if (!tt__check_array(ctx, "tt_trace", inputs, "inputs", n_inputs, "n_inputs", 0, INT32_MAX)) return NULL;
     if (tt_trace_begin(ctx) != TT_OK) return NULL;
     scope = tt_scope_begin(ctx);                       /* the trace's intermediates go at the end */
     for (i = 0; i < n_inputs; i++) {
