@@ -257,6 +257,9 @@ TT_API tt_tensor  *tt_linspace(tt_ctx *ctx, double start, double end, int64_t st
 TT_API tt_tensor  *tt_eye(tt_ctx *ctx, tt_dtype dtype, int64_t n, int64_t m);
 /* Copy numel(shape) elements of dtype from data into a new tensor. */
 TT_API tt_tensor  *tt_from_data(tt_ctx *ctx, tt_dtype dtype, int ndim, const int64_t *shape, const void *data);
+/* Index data from int64_t (PyTorch's index dtype): a new i32 tensor; TT_ERR_INDEX naming the
+   first value that does not fit in int32_t. */
+TT_API tt_tensor  *tt_from_int64(tt_ctx *ctx, int ndim, const int64_t *shape, const int64_t *data);
 /* Wrap user memory (contiguous, row-major) without copying; the user keeps it alive. */
 TT_API tt_tensor  *tt_wrap(tt_ctx *ctx, tt_dtype dtype, int ndim, const int64_t *shape, void *data);
 /* Counter-based random numbers: element i depends only on (seed, i), so the same seed gives
@@ -291,8 +294,9 @@ TT_API bool        tt_same_shape(const tt_tensor *a, const tt_tensor *b);
 
 /* ---- views (no copy; the result shares storage with x) ------------------
    Axes may be negative: -1 is the last axis. */
-/* New shape with the same elements; one size may be -1 (inferred). Fails, telling you to
-   call tt_contiguous, when the strides cannot express the new shape. tt_view is a synonym. */
+/* New shape with the same elements; one size may be -1 (inferred). Like PyTorch's reshape:
+   a view when the strides can express the new shape, else a contiguous copy. tt_view is
+   the view-only form: it fails (suggesting tt_contiguous) where a copy would be needed. */
 TT_API tt_tensor  *tt_reshape(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape);
 TT_API tt_tensor  *tt_view(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape);
 /* Reorder the axes: result axis i is x axis perm[i] (perm has x->ndim entries). */
@@ -415,12 +419,15 @@ TT_API tt_tensor  *tt_matmul(tt_ctx *ctx, tt_tensor *a, tt_tensor *b);
 TT_API tt_tensor  *tt_linear(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias);
 
 /* ---- convolution and pooling (NCHW) --------------------------------------- */
-/* Per-axis convolution settings: index 0 is height, 1 is width. */
+/* Per-axis convolution settings, one entry per spatial axis in order (1-D: length; 2-D:
+   height, width; 3-D: depth, height, width); entries past the spatial axes are ignored. */
 typedef struct tt_conv_params {
-    int stride[2];     /* >= 1 */
-    int padding[2];    /* zeros added on both sides, >= 0 */
-    int dilation[2];   /* >= 1 */
-    int groups;        /* >= 1; C_in and C_out divisible by it (groups == C_in: depthwise) */
+    int stride[3];          /* >= 1 */
+    int padding[3];         /* zeros added on both sides, >= 0 */
+    int dilation[3];        /* >= 1 */
+    int groups;             /* >= 1; C_in and C_out divisible by it (groups == C_in: depthwise) */
+    int output_padding[3];  /* transposed convolution only: extra output cells on the far side,
+                               0 <= output_padding < max(stride, dilation) (PyTorch's rule) */
 } tt_conv_params;
 /* x [N,Cin,H,W], weight [Cout,Cin/groups,kh,kw], bias [Cout] or NULL -> [N,Cout,OH,OW],
    OH = (H + 2*pad - dil*(kh-1) - 1)/stride + 1. Same stride/padding/dilation on both axes. */
@@ -431,14 +438,59 @@ TT_API tt_tensor  *tt_conv2d_ex(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt
 /* x [N,Cin,L], weight [Cout,Cin/groups,k], bias [Cout] or NULL -> [N,Cout,OL]. */
 TT_API tt_tensor  *tt_conv1d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
                              int stride, int padding, int dilation, int groups);
+/* x [N,Cin,D,H,W], weight [Cout,Cin/groups,kd,kh,kw], bias [Cout] or NULL -> [N,Cout,OD,OH,OW]. */
+TT_API tt_tensor  *tt_conv3d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                             int stride, int padding, int dilation, int groups);
+/* Any of the three by x's rank (3, 4 or 5 dims), per-axis settings from p. */
+TT_API tt_tensor  *tt_conv_ex(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                              const tt_conv_params *p);
+/* Transposed convolution (the gradient of conv with respect to its input, as
+   torch.nn.functional.conv_transpose*d): x [N,Cin,(D,H,)L], weight [Cin,Cout/groups,k...],
+   bias [Cout] or NULL -> [N,Cout,O...] with O = (I-1)*stride - 2*padding + dilation*(k-1)
+   + output_padding + 1 per axis. */
+TT_API tt_tensor  *tt_conv_transpose1d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                                       int stride, int padding, int output_padding, int dilation, int groups);
+TT_API tt_tensor  *tt_conv_transpose2d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                                       int stride, int padding, int output_padding, int dilation, int groups);
+TT_API tt_tensor  *tt_conv_transpose_ex(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                                        const tt_conv_params *p);
 /* Square window `kernel`, stride (0 means = kernel), padding (<= kernel/2); floor mode.
    Max pooling ignores padding; average pooling counts it (PyTorch defaults). */
 TT_API tt_tensor  *tt_max_pool2d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding);
 TT_API tt_tensor  *tt_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding);
+/* The same over x [N,C,L]. */
+TT_API tt_tensor  *tt_max_pool1d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding);
+TT_API tt_tensor  *tt_avg_pool1d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding);
+/* Per-axis pooling settings, one entry per spatial axis in order (as tt_conv_params). */
+typedef struct tt_pool_params {
+    int  kernel[3];    /* window, >= 1 */
+    int  stride[3];    /* 0 = the window */
+    int  padding[3];   /* >= 0 and at most half the (dilated) window, as PyTorch */
+    int  dilation[3];  /* 0 = 1; only max pooling takes other values */
+    bool ceil_mode;    /* output sizes rounded up (a last window must still start inside the
+                          input or its left padding), as PyTorch's ceil_mode */
+    bool exclude_pad;  /* average pooling divides by the cells of the window inside the input
+                          (ONNX's default, count_include_pad=False); false counts the padding too
+                          (PyTorch's default). Max pooling never reads padding. */
+} tt_pool_params;
+/* x [N,C,L], [N,C,H,W] or [N,C,D,H,W] (1-D, 2-D or 3-D pooling by x's rank). */
+TT_API tt_tensor  *tt_max_pool_ex(tt_ctx *ctx, tt_tensor *x, const tt_pool_params *p);
+TT_API tt_tensor  *tt_avg_pool_ex(tt_ctx *ctx, tt_tensor *x, const tt_pool_params *p);
 /* Output [N,C,out_h,out_w]; cell i averages rows floor(i*H/out_h) .. ceil((i+1)*H/out_h)-1. */
 TT_API tt_tensor  *tt_adaptive_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w);
 /* Nearest-neighbour resize to [N,C,out_h,out_w]: source row floor(i*H/out_h) (PyTorch 'nearest'). */
 TT_API tt_tensor  *tt_upsample_nearest(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w);
+/* By scale factors (> 0, finite), as PyTorch's scale_factor: output floor(H*scale_h) rows;
+   output row i reads row min(floor(i * (float)(1/scale_h)), H-1). */
+TT_API tt_tensor  *tt_upsample_nearest_scale(tt_ctx *ctx, tt_tensor *x, float scale_h, float scale_w);
+/* Bilinear resize (PyTorch 'bilinear'). Output row i samples source row position
+   s = (i+0.5)*H/out_h - 0.5 clamped at 0 (align_corners false), or i*(H-1)/(out_h-1)
+   (align_corners true; 0 when out_h is 1), between rows floor(s) and floor(s)+1 (the last
+   row repeats); columns the same. */
+TT_API tt_tensor  *tt_upsample_bilinear(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w, bool align_corners);
+/* By scale factors: output floor(H*scale_h); without align_corners the position uses
+   1/scale_h (as float) in place of H/out_h, as PyTorch with scale_factor. */
+TT_API tt_tensor  *tt_upsample_bilinear_scale(tt_ctx *ctx, tt_tensor *x, float scale_h, float scale_w, bool align_corners);
 
 /* ---- shape and indexing (results are new contiguous tensors unless said) --- */
 /* Join n tensors along axis; all other sizes and the dtypes must match. */
@@ -453,6 +505,16 @@ TT_API int         tt_chunk(tt_ctx *ctx, tt_tensor *x, int chunks, int axis, tt_
 /* Constant padding, torch.nn.functional.pad order: pads = {last_before, last_after,
    second_last_before, ...}, n_pads even and <= 2*ndim; entries >= 0; all-zero pads copy. */
 TT_API tt_tensor  *tt_pad(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int n_pads, float value);
+/* Padding modes of torch.nn.functional.pad. REFLECT mirrors without repeating the edge
+   (pads < the axis size), REPLICATE repeats the edge (a non-empty axis), CIRCULAR wraps
+   around (pads <= the axis size); value is used by CONSTANT only. */
+typedef enum tt_pad_mode {
+    TT_PAD_CONSTANT  = 0,
+    TT_PAD_REFLECT   = 1,
+    TT_PAD_REPLICATE = 2,
+    TT_PAD_CIRCULAR  = 3
+} tt_pad_mode;
+TT_API tt_tensor  *tt_pad_ex(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int n_pads, tt_pad_mode mode, float value);
 /* torch.gather: out[i][j][k] = x[i][index[i][j][k]][k] (axis 1); index is i32 with the
    same ndim as x and sizes <= x's on the other axes; result has index's shape. */
 TT_API tt_tensor  *tt_gather(tt_ctx *ctx, tt_tensor *x, int axis, tt_tensor *index);
@@ -1758,6 +1820,24 @@ TT_API tt_tensor *tt_from_data(tt_ctx *ctx, tt_dtype dtype, int ndim, const int6
     return t;
 }
 
+TT_API tt_tensor *tt_from_int64(tt_ctx *ctx, int ndim, const int64_t *shape, const int64_t *data) {
+    tt_tensor *t;
+    int32_t *d;
+    int64_t i;
+    if (!ctx) return NULL;
+    if (!data) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_from_int64: data is NULL");
+    t = tt__new(ctx, "tt_from_int64", TT_I32, ndim, shape);
+    if (!t) return NULL;
+    d = (int32_t *)t->data;
+    for (i = 0; i < t->numel; i++) {
+        if (data[i] < INT32_MIN || data[i] > INT32_MAX)
+            return (tt_tensor *)tt__fail(ctx, TT_ERR_INDEX, "tt_from_int64: data[%D] = %D does not fit the i32 index "
+                                         "type", i, data[i]);
+        d[i] = (int32_t)data[i];
+    }
+    return t;
+}
+
 TT_API tt_tensor *tt_wrap(tt_ctx *ctx, tt_dtype dtype, int ndim, const int64_t *shape, void *data) {
     tt_tensor *t;
     if (!ctx) return NULL;
@@ -2212,7 +2292,7 @@ static bool tt__infer_reshape(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         return false;
     }
     if (!tt__view_strides(x, ndim, shape, stride)) {
-        tt__fail(ctx, TT_ERR_SHAPE, "%s: the strides of %S cannot be viewed as %s; call tt_contiguous first",
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: the strides of %S cannot be viewed as %s; use tt_reshape (it copies) or call tt_contiguous first",
                  c->name, x, buf);
         return false;
     }
@@ -2398,7 +2478,34 @@ static tt_tensor *tt__reshape_op(tt_ctx *ctx, const char *name, tt_tensor *x, in
     a = tt__attrs_dims(ndim, shape);
     return tt__op1(ctx, name, TT__OP_RESHAPE, x, &a);
 }
+/* True unless x's strides cannot express shape (with its -1 resolved); an invalid shape
+   counts as viewable, so that the view op reports it. */
+static bool tt__reshape_viewable(const tt_tensor *x, int ndim, const int64_t *shape) {
+    int64_t resolved[TT_MAX_DIMS], stride[TT_MAX_DIMS], known = 1;
+    int d, infer = -1;
+    if (tt_is_contiguous(x)) return true;
+    for (d = 0; d < ndim; d++) {
+        resolved[d] = shape[d];
+        if (shape[d] == -1 && infer < 0) infer = d;
+        else if (shape[d] < 0 || (known = tt__mul_checked(known, shape[d])) < 0) return true;
+    }
+    if (infer >= 0) {
+        if (known == 0 || x->numel % known != 0) return true;
+        resolved[infer] = x->numel / known;
+    } else if (known != x->numel) {
+        return true;
+    }
+    return tt__view_strides(x, ndim, resolved, stride);
+}
+
 TT_API tt_tensor *tt_reshape(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
+    tt__attrs a;
+    if (!ctx || !x) return NULL;
+    if (!tt__check_array(ctx, "tt_reshape", shape, "shape", ndim, "ndim", 0, TT_MAX_DIMS)) return NULL;
+    if (!tt__reshape_viewable(x, ndim, shape)) {       /* PyTorch: copy, then view the copy */
+        a = tt__attrs_ints((int64_t)x->dtype, 0, 0, 0);
+        x = tt__op1(ctx, "tt_reshape", TT__OP_COPY, x, &a);
+    }
     return tt__reshape_op(ctx, "tt_reshape", x, ndim, shape);
 }
 TT_API tt_tensor *tt_view(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
@@ -5134,10 +5241,21 @@ TT_API int tt_chunk(tt_ctx *ctx, tt_tensor *x, int chunks, int axis, tt_tensor *
     return tt__split_pieces(ctx, "tt_chunk", x, size == 0 ? 1 : (size - 1) / chunks + 1, a, out, max_out);
 }
 
-/* PAD: a.i[0] = n_pads, a.i[1..] = pads, a.f[0] = value. */
+/* PAD: a.i[0] = n_pads, a.i[1..] = pads, a.i[TT__PAD_MODE] = tt_pad_mode, a.f[0] = value. */
+#define TT__PAD_MODE (1 + 2 * TT_MAX_DIMS)
+
+/* Why pad p (before or after) cannot pad an axis of size n in this mode, or NULL. */
+static const char *tt__pad_mode_problem(int mode, int64_t p, int64_t n) {
+    if (p == 0) return NULL;
+    if (mode == TT_PAD_REFLECT && p >= n) return "expected less than the axis size (reflect)";
+    if (mode == TT_PAD_CIRCULAR && p > n) return "expected at most the axis size (circular)";
+    if (mode == TT_PAD_REPLICATE && n == 0) return "expected a non-empty axis (replicate)";
+    return NULL;
+}
+
 static bool tt__infer_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0];
-    int n_pads = (int)c->a.i[0], i, d;
+    int n_pads = (int)c->a.i[0], mode = (int)c->a.i[TT__PAD_MODE], i, d;
     if (n_pads < 0 || n_pads % 2 != 0 || n_pads > 2 * x->ndim) {
         tt__fail(ctx, TT_ERR_ARG, "%s: n_pads is %d for shape %S: expected an even number <= %d", c->name, n_pads, x,
                  2 * x->ndim);
@@ -5147,8 +5265,14 @@ static bool tt__infer_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     out->ndim = x->ndim;
     for (d = 0; d < x->ndim; d++) out->shape[d] = x->shape[d];
     for (i = 0; i < n_pads; i++) {
+        const char *problem = tt__pad_mode_problem(mode, c->a.i[1 + i], x->shape[x->ndim - 1 - i / 2]);
         if (c->a.i[1 + i] < 0) {
             tt__fail(ctx, TT_ERR_ARG, "%s: pads[%d] is %D, expected >= 0", c->name, i, c->a.i[1 + i]);
+            return false;
+        }
+        if (problem) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: pads[%d] is %D for axis %d of %S: %s", c->name, i, c->a.i[1 + i],
+                     x->ndim - 1 - i / 2, x, problem);
             return false;
         }
         out->shape[x->ndim - 1 - i / 2] = tt__add_checked(out->shape[x->ndim - 1 - i / 2], c->a.i[1 + i]);
@@ -5161,11 +5285,42 @@ static bool tt__infer_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return tt__header_finish(ctx, c->name, out);
 }
 
+/* The index of x that output index o of a padded axis reads (before: the pad in front, n:
+   the axis size): REFLECT mirrors about the edges without repeating them (pads < n: one
+   bounce), REPLICATE repeats the edge, CIRCULAR wraps (pads <= n). */
+static int64_t tt__pad_source(int64_t o, int64_t before, int64_t n, int mode) {
+    int64_t i = o - before;
+    if (i >= 0 && i < n) return i;
+    if (mode == TT_PAD_REPLICATE) return i < 0 ? 0 : n - 1;
+    if (mode == TT_PAD_CIRCULAR) return (i % n + n) % n;
+    return i < 0 ? -i : 2 * (n - 1) - i;
+}
+
+/* Reflect, replicate and circular padding: every output element copies the element of x
+   its index maps to (out is contiguous; any dtype). */
+static void tt__pad_gather(const tt__call *c, const tt_tensor *x, tt_tensor *out) {
+    int64_t before[TT_MAX_DIMS], idx[TT_MAX_DIMS], e;
+    size_t es = tt_dtype_size(x->dtype);
+    int mode = (int)c->a.i[TT__PAD_MODE], d, i;
+    for (d = 0; d < x->ndim; d++) { before[d] = 0; idx[d] = 0; }
+    for (i = 0; i < (int)c->a.i[0]; i += 2) before[x->ndim - 1 - i / 2] = c->a.i[1 + i];
+    for (e = 0; e < out->numel; e++) {
+        int64_t off = x->offset;
+        for (d = 0; d < x->ndim; d++) off += tt__pad_source(idx[d], before[d], x->shape[d], mode) * x->stride[d];
+        memcpy((char *)out->data + (size_t)(out->offset + e) * es, (const char *)x->data + (size_t)off * es, es);
+        for (d = x->ndim - 1; d >= 0 && ++idx[d] == out->shape[d]; d--) idx[d] = 0;
+    }
+}
+
 static bool tt__exec_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_tensor *x = c->in[0], mid = *out;
     int i;
     int64_t e;
     (void)ctx;
+    if (c->a.i[TT__PAD_MODE] != TT_PAD_CONSTANT) {
+        tt__pad_gather(c, x, out);
+        return true;
+    }
     for (e = 0; e < out->numel; e++) tt__store(out->data, out->dtype, out->offset + e, c->a.f[0]);
     for (i = 0; i < (int)c->a.i[0]; i += 2) {          /* the middle of out, where x goes */
         int ax = x->ndim - 1 - i / 2;
@@ -5177,15 +5332,27 @@ static bool tt__exec_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return true;
 }
 
-TT_API tt_tensor *tt_pad(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int n_pads, float value) {
+static tt_tensor *tt__pad(tt_ctx *ctx, const char *name, tt_tensor *x, const int64_t *pads, int n_pads,
+                          tt_pad_mode mode, float value) {
     tt__attrs a = tt__attrs_zero();
     int i;
     if (!ctx || !x) return NULL;
-    if (!tt__check_array(ctx, "tt_pad", pads, "pads", n_pads, "n_pads", 0, 2 * TT_MAX_DIMS)) return NULL;
+    if (!tt__check_array(ctx, name, pads, "pads", n_pads, "n_pads", 0, 2 * TT_MAX_DIMS)) return NULL;
+    if ((unsigned)mode > (unsigned)TT_PAD_CIRCULAR)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: mode is %d, expected a tt_pad_mode", name, (int)mode);
     a.i[0] = n_pads;
     for (i = 0; i < n_pads; i++) a.i[1 + i] = pads[i];
-    a.f[0] = value;
-    return tt__op1(ctx, "tt_pad", TT__OP_PAD, x, &a);
+    a.i[TT__PAD_MODE] = mode;
+    a.f[0] = mode == TT_PAD_CONSTANT ? value : 0.0f;   /* equal calls compare equal (CSE) */
+    return tt__op1(ctx, name, TT__OP_PAD, x, &a);
+}
+
+TT_API tt_tensor *tt_pad(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int n_pads, float value) {
+    return tt__pad(ctx, "tt_pad", x, pads, n_pads, TT_PAD_CONSTANT, value);
+}
+
+TT_API tt_tensor *tt_pad_ex(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int n_pads, tt_pad_mode mode, float value) {
+    return tt__pad(ctx, "tt_pad_ex", x, pads, n_pads, mode, value);
 }
 
 /* Every element of the i32 tensor index is in [0, limit); an error naming op otherwise. */
