@@ -481,7 +481,8 @@ TT_API tt_tensor  *tt_adaptive_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int64_t out
 /* Nearest-neighbour resize to [N,C,out_h,out_w]: source row floor(i*H/out_h) (PyTorch 'nearest'). */
 TT_API tt_tensor  *tt_upsample_nearest(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w);
 /* By scale factors (> 0, finite), as PyTorch's scale_factor: output floor(H*scale_h) rows;
-   output row i reads row min(floor(i * (float)(1/scale_h)), H-1). */
+   output row i reads row min(floor(i * (float)(1/scale_h)), H-1), except where PyTorch
+   keeps its special cases: i when the output has H rows, i/2 when it has 2H. */
 TT_API tt_tensor  *tt_upsample_nearest_scale(tt_ctx *ctx, tt_tensor *x, float scale_h, float scale_w);
 /* Bilinear resize (PyTorch 'bilinear'). Output row i samples source row position
    s = (i+0.5)*H/out_h - 0.5 clamped at 0 (align_corners false), or i*(H-1)/(out_h-1)
@@ -2091,10 +2092,11 @@ typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
     X(LINEAR,          "linear",          TT__K_LINALG, tt__infer_linear,    tt__exec_linear,    4) \
     X(CONV2D,          "conv2d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4) \
     X(CONV1D,          "conv1d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4) \
-    X(MAX_POOL2D,      "max_pool2d",      TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0) \
-    X(AVG_POOL2D,      "avg_pool2d",      TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0) \
+    X(MAX_POOL,        "max_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0) \
+    X(AVG_POOL,        "avg_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0) \
     X(ADAPTIVE_AVG_POOL2D, "adaptive_avg_pool2d", TT__K_OTHER, tt__infer_resize, tt__exec_resize, 0) \
     X(UPSAMPLE_NEAREST, "upsample_nearest", TT__K_OTHER, tt__infer_resize,   tt__exec_resize,    0) \
+    X(UPSAMPLE_BILINEAR, "upsample_bilinear", TT__K_OTHER, tt__infer_resize, tt__exec_resize,    0) \
     X(CONCAT,          "concat",          TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0) \
     X(STACK,           "stack",           TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0) \
     X(PAD,             "pad",             TT__K_OTHER,  tt__infer_pad,       tt__exec_pad,       0) \
@@ -4952,35 +4954,60 @@ TT_API tt_tensor *tt_conv1d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_ten
 
 /* ---- pooling and upsampling (direct loops over contiguous f32 planes) ---------- */
 
-/* MAX/AVG_POOL2D: a.i = {kernel, stride (0 = kernel), padding}. */
+/* MAX/AVG_POOL over 1, 2 or 3 spatial axes (x's rank minus 2), per axis in order:
+   a.i[0..2] kernel, [3..5] stride, [6..8] padding, [9..11] dilation, [12] ceil_mode,
+   [13] exclude_pad; entries of absent axes are 1 (kernel, stride, dilation) and 0. */
+enum { TT__POOL_K = 0, TT__POOL_S = 3, TT__POOL_P = 6, TT__POOL_D = 9, TT__POOL_CEIL = 12, TT__POOL_EXCL = 13 };
+
+/* PyTorch's pooling output size: floor (or ceil) division, and in ceil mode a last window
+   that would start past the input and its left padding is dropped. -1 when nothing fits. */
+static int64_t tt__pool_out_size(int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, bool ceil_mode) {
+    int64_t span = d * (k - 1) + 1, out;
+    if (in + 2 * p < span) return -1;
+    out = (in + 2 * p - span + (ceil_mode ? s - 1 : 0)) / s + 1;
+    if (ceil_mode && (out - 1) * s >= in + p) out--;
+    return out;
+}
+
 static bool tt__infer_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0];
-    int kernel = (int)c->a.i[0], stride = c->a.i[1] ? (int)c->a.i[1] : kernel, padding = (int)c->a.i[2];
-    if (x->ndim != 4) { tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected [N,C,H,W]", c->name, x); return false; }
-    if (kernel < 1 || c->a.i[1] < 0 || padding < 0 || padding > kernel / 2) {
-        tt__fail(ctx, TT_ERR_ARG, "%s: kernel %d, stride %d, padding %d: expected kernel >= 1, stride >= 0 "
-                 "(0 = kernel) and 0 <= padding <= kernel/2", c->name, kernel, (int)c->a.i[1], padding);
+    int ns = x->ndim - 2, i;
+    bool is_max = c->op == TT__OP_MAX_POOL;
+    if (ns < 1 || ns > 3) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected [N,C,L], [N,C,H,W] or [N,C,D,H,W]", c->name, x);
         return false;
     }
     out->dtype = TT_F32;
-    out->ndim = 4;
-    out->shape[0] = x->shape[0]; out->shape[1] = x->shape[1];
-    out->shape[2] = tt__out_size(x->shape[2], kernel, stride, padding, 1);
-    out->shape[3] = tt__out_size(x->shape[3], kernel, stride, padding, 1);
-    if (out->shape[2] < 1 || out->shape[3] < 1) {
-        tt__fail(ctx, TT_ERR_SHAPE, "%s: a %dx%d window does not fit input %S with padding %d", c->name, kernel, kernel, x, padding);
-        return false;
+    out->ndim = x->ndim;
+    out->shape[0] = x->shape[0];
+    out->shape[1] = x->shape[1];
+    for (i = 0; i < ns; i++) {
+        int64_t k = c->a.i[TT__POOL_K + i], st = c->a.i[TT__POOL_S + i], p = c->a.i[TT__POOL_P + i];
+        int64_t d = c->a.i[TT__POOL_D + i];
+        if (k < 1 || st < 1 || d < 1 || p < 0 || (!is_max && d != 1) || p > (d * (k - 1) + 1) / 2) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: axis %d has kernel %D, stride %D, padding %D, dilation %D: expected kernel "
+                     ">= 1, stride >= 1, dilation >= 1 (1 for average pooling) and 0 <= padding <= half the window",
+                     c->name, i, k, st, p, d);
+            return false;
+        }
+        out->shape[2 + i] = tt__pool_out_size(x->shape[2 + i], k, st, p, d, c->a.i[TT__POOL_CEIL] != 0);
+        if (out->shape[2 + i] < 1) {
+            tt__fail(ctx, TT_ERR_SHAPE, "%s: a window of %D (dilation %D) does not fit axis %d of input %S with padding %D",
+                     c->name, k, d, 2 + i, x, p);
+            return false;
+        }
     }
     return tt__header_finish(ctx, c->name, out);
 }
 
-/* What a pooling or resizing plane needs. */
-typedef struct tt__window_job {
+/* A pooling job: every plane is a D x H x W volume (1-D and 2-D pooling have D = H = 1 or
+   D = 1, with kernel and stride 1 on those axes). */
+typedef struct tt__pool_job {
     const float *x;
     float       *y;
-    int64_t      H, W, OH, OW, kernel, stride, padding;
-    int          op;
-} tt__window_job;
+    int64_t      in[3], out[3], k[3], s[3], p[3], d[3];
+    bool         is_max, exclude_pad;
+} tt__pool_job;
 
 /* d[q] = max(d[q], row[q*s + off]) or d[q] += row[q*s + off] for q in [lo, hi): one kernel
    tap over a row (off may be negative; every index read is inside the row). */
@@ -4995,9 +5022,6 @@ static void tt__pool_tap(float *TT__RESTRICT d, const float *TT__RESTRICT row, i
     else                  for (q = 0; q < hi - lo; q++) d[q] += r[q * s];
 }
 
-/* One output plane: for each output row, every kernel tap that lands inside the input
-   updates a run of outputs at once (no per-output bounds checks). Average pooling divides
-   by kernel*kernel: padding counts, as PyTorch's default. */
 /* The common 2x2, stride 2, no padding max pooling (every window inside the input): the
    maximum of the two rows first (contiguous, vectorized), then of each pair, by chunks. */
 static void tt__max_pool_2x2(float *TT__RESTRICT d, const float *TT__RESTRICT r0, const float *TT__RESTRICT r1, int64_t OW) {
@@ -5010,56 +5034,144 @@ static void tt__max_pool_2x2(float *TT__RESTRICT d, const float *TT__RESTRICT r0
     }
 }
 
-static void tt__pool_plane(const void *arg, int64_t plane) {
-    const tt__window_job *j = (const tt__window_job *)arg;
-    const float *src = j->x + plane * j->H * j->W;
-    float *dst = j->y + plane * j->OH * j->OW;
-    bool is_max = j->op == TT__OP_MAX_POOL2D;
-    float inv = 1.0f / (float)(j->kernel * j->kernel);
-    int64_t oh, kh, kw, q, lo, hi, OW = j->OW;
-    if (is_max && j->kernel == 2 && j->stride == 2 && j->padding == 0) {
-        for (oh = 0; oh < j->OH; oh++) tt__max_pool_2x2(dst + oh * OW, src + 2 * oh * j->W, src + (2 * oh + 1) * j->W, OW);
-        return;
+/* Cells of the window at output o along one axis that average pooling divides by:
+   PyTorch counts the window clipped to the padded input, or (exclude_pad) to the input. */
+static int64_t tt__pool_count(const tt__pool_job *j, int a, int64_t o) {
+    int64_t start = o * j->s[a] - j->p[a], end = tt__min64(start + j->k[a], j->in[a] + j->p[a]);
+    if (j->exclude_pad) {
+        start = tt__max64(start, 0);
+        end = tt__min64(end, j->in[a]);
     }
-    for (oh = 0; oh < j->OH; oh++) {
-        float *d = dst + oh * OW;
-        for (q = 0; q < OW; q++) d[q] = is_max ? -INFINITY : 0.0f;
-        for (kh = 0; kh < j->kernel; kh++) {
-            int64_t ih = oh * j->stride - j->padding + kh;
-            if (ih < 0 || ih >= j->H) continue;
-            for (kw = 0; kw < j->kernel; kw++) {
-                tt__window_cols(j->W, OW, j->stride, j->padding, kw, &lo, &hi);
-                if (hi > lo) tt__pool_tap(d, src + ih * j->W, j->stride, kw - j->padding, lo, hi, is_max);
+    return end - start;
+}
+
+/* One output row (od, oh): every kernel tap that lands inside the input updates a run of
+   outputs at once (no per-output bounds checks); taps in order kd, kh, kw. */
+static void tt__pool_row(const tt__pool_job *j, const float *src, float *dst, int64_t od, int64_t oh) {
+    int64_t kd, kh, kw, q, lo, hi, OW = j->out[2];
+    for (q = 0; q < OW; q++) dst[q] = j->is_max ? -INFINITY : 0.0f;
+    for (kd = 0; kd < j->k[0]; kd++) {
+        int64_t id = od * j->s[0] - j->p[0] + kd * j->d[0];
+        if (id < 0 || id >= j->in[0]) continue;
+        for (kh = 0; kh < j->k[1]; kh++) {
+            int64_t ih = oh * j->s[1] - j->p[1] + kh * j->d[1];
+            const float *row = src + (id * j->in[1] + ih) * j->in[2];
+            if (ih < 0 || ih >= j->in[1]) continue;
+            for (kw = 0; kw < j->k[2]; kw++) {
+                tt__window_cols(j->in[2], OW, j->s[2], j->p[2], kw * j->d[2], &lo, &hi);
+                if (hi > lo) tt__pool_tap(dst, row, j->s[2], kw * j->d[2] - j->p[2], lo, hi, j->is_max);
             }
         }
-        if (!is_max) for (q = 0; q < OW; q++) d[q] *= inv;
+    }
+    if (j->is_max) return;
+    for (q = 0; q < OW; q++)
+        dst[q] /= (float)(tt__pool_count(j, 0, od) * tt__pool_count(j, 1, oh) * tt__pool_count(j, 2, q));
+}
+
+static void tt__pool_plane(const void *arg, int64_t plane) {
+    const tt__pool_job *j = (const tt__pool_job *)arg;
+    const float *src = j->x + plane * j->in[0] * j->in[1] * j->in[2];
+    float *dst = j->y + plane * j->out[0] * j->out[1] * j->out[2];
+    int64_t od, oh, OW = j->out[2], W = j->in[2];
+    bool two_by_two = j->is_max && j->in[0] == 1 && j->k[1] == 2 && j->k[2] == 2 && j->s[1] == 2 && j->s[2] == 2 &&
+                      j->p[1] == 0 && j->p[2] == 0 && j->d[1] == 1 && j->d[2] == 1 && 2 * OW <= W && 2 * j->out[1] <= j->in[1];
+    for (od = 0; od < j->out[0]; od++) {
+        for (oh = 0; oh < j->out[1]; oh++) {
+            float *d = dst + (od * j->out[1] + oh) * OW;
+            if (two_by_two) tt__max_pool_2x2(d, src + 2 * oh * W, src + (2 * oh + 1) * W, OW);
+            else tt__pool_row(j, src, d, od, oh);
+        }
     }
 }
 
 static bool tt__exec_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
-    tt__window_job j;
+    tt__pool_job j;
+    const tt_tensor *x = c->in[0];
     tt_tensor *xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
+    int ns = x->ndim - 2, a, i;
     if (!xc) return false;
-    j.x = (const float *)tt__ptr(xc); j.y = (float *)tt__ptr(out);
-    j.H = c->in[0]->shape[2]; j.W = c->in[0]->shape[3]; j.OH = out->shape[2]; j.OW = out->shape[3];
-    j.kernel = c->a.i[0]; j.stride = c->a.i[1] ? c->a.i[1] : j.kernel; j.padding = c->a.i[2];
-    j.op = c->op;
-    tt__for_planes(ctx, tt__pool_plane, &j, out->shape[0] * out->shape[1], j.OH * j.OW * j.kernel * j.kernel);
+    j.x = (const float *)tt__ptr(xc);
+    j.y = (float *)tt__ptr(out);
+    j.is_max = c->op == TT__OP_MAX_POOL;
+    j.exclude_pad = c->a.i[TT__POOL_EXCL] != 0;
+    for (a = 0; a < 3; a++) {                          /* axis a of the volume is spatial axis i, if any */
+        i = a - (3 - ns);
+        j.in[a] = i >= 0 ? x->shape[2 + i] : 1;
+        j.out[a] = i >= 0 ? out->shape[2 + i] : 1;
+        j.k[a] = i >= 0 ? c->a.i[TT__POOL_K + i] : 1;
+        j.s[a] = i >= 0 ? c->a.i[TT__POOL_S + i] : 1;
+        j.p[a] = i >= 0 ? c->a.i[TT__POOL_P + i] : 0;
+        j.d[a] = i >= 0 ? c->a.i[TT__POOL_D + i] : 1;
+    }
+    tt__for_planes(ctx, tt__pool_plane, &j, x->shape[0] * x->shape[1],
+                   j.out[0] * j.out[1] * j.out[2] * j.k[0] * j.k[1] * j.k[2]);
     return true;
 }
 
-static tt_tensor *tt__pool(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, int kernel, int stride, int padding) {
-    tt__attrs a = tt__attrs_ints(kernel, stride, padding, 0);
-    return tt__op1(ctx, name, op, x, &a);
-}
-TT_API tt_tensor *tt_max_pool2d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding) {
-    return tt__pool(ctx, "tt_max_pool2d", TT__OP_MAX_POOL2D, x, kernel, stride, padding);
-}
-TT_API tt_tensor *tt_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding) {
-    return tt__pool(ctx, "tt_avg_pool2d", TT__OP_AVG_POOL2D, x, kernel, stride, padding);
+/* The attributes of a pooling call: zero stride means the window, zero dilation 1. */
+static tt__attrs tt__pool_attrs(const tt_pool_params *p, int ns) {
+    tt__attrs a = tt__attrs_zero();
+    int i;
+    for (i = 0; i < 3; i++) {
+        a.i[TT__POOL_K + i] = i < ns ? p->kernel[i] : 1;
+        a.i[TT__POOL_S + i] = i < ns ? (p->stride[i] ? p->stride[i] : p->kernel[i]) : 1;
+        a.i[TT__POOL_P + i] = i < ns ? p->padding[i] : 0;
+        a.i[TT__POOL_D + i] = i < ns ? (p->dilation[i] ? p->dilation[i] : 1) : 1;
+    }
+    a.i[TT__POOL_CEIL] = p->ceil_mode;
+    a.i[TT__POOL_EXCL] = p->exclude_pad;
+    return a;
 }
 
-/* ADAPTIVE_AVG_POOL2D / UPSAMPLE_NEAREST: a.i = {out_h, out_w}. */
+static tt_tensor *tt__pool_ex(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, const tt_pool_params *p) {
+    tt__attrs a;
+    if (!ctx || !x) return NULL;
+    if (!p) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: p is NULL", name);
+    a = tt__pool_attrs(p, x->ndim - 2);
+    return tt__op1(ctx, name, op, x, &a);
+}
+
+/* The square forms: one kernel, stride and padding on every spatial axis of rank ndim. */
+static tt_tensor *tt__pool(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, int ndim, int kernel,
+                           int stride, int padding) {
+    tt_pool_params p;
+    int i;
+    if (!ctx || !x) return NULL;
+    if (x->ndim != ndim)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected %s", name, x,
+                                     ndim == 3 ? "[N,C,L]" : "[N,C,H,W]");
+    memset(&p, 0, sizeof p);
+    for (i = 0; i < 3; i++) {
+        p.kernel[i] = kernel;
+        p.stride[i] = stride;
+        p.padding[i] = padding;
+    }
+    if (stride < 0)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "%s: stride is %d, expected >= 0 (0 = kernel)", name, stride);
+    return tt__pool_ex(ctx, name, op, x, &p);
+}
+TT_API tt_tensor *tt_max_pool2d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding) {
+    return tt__pool(ctx, "tt_max_pool2d", TT__OP_MAX_POOL, x, 4, kernel, stride, padding);
+}
+TT_API tt_tensor *tt_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding) {
+    return tt__pool(ctx, "tt_avg_pool2d", TT__OP_AVG_POOL, x, 4, kernel, stride, padding);
+}
+TT_API tt_tensor *tt_max_pool1d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding) {
+    return tt__pool(ctx, "tt_max_pool1d", TT__OP_MAX_POOL, x, 3, kernel, stride, padding);
+}
+TT_API tt_tensor *tt_avg_pool1d(tt_ctx *ctx, tt_tensor *x, int kernel, int stride, int padding) {
+    return tt__pool(ctx, "tt_avg_pool1d", TT__OP_AVG_POOL, x, 3, kernel, stride, padding);
+}
+TT_API tt_tensor *tt_max_pool_ex(tt_ctx *ctx, tt_tensor *x, const tt_pool_params *p) {
+    return tt__pool_ex(ctx, "tt_max_pool_ex", TT__OP_MAX_POOL, x, p);
+}
+TT_API tt_tensor *tt_avg_pool_ex(tt_ctx *ctx, tt_tensor *x, const tt_pool_params *p) {
+    return tt__pool_ex(ctx, "tt_avg_pool_ex", TT__OP_AVG_POOL, x, p);
+}
+
+/* ADAPTIVE_AVG_POOL2D / UPSAMPLE_*: a.i = {out_h, out_w, align_corners}, a.f = the scale
+   factors {h, w} a tt_upsample_*_scale call gave (0: none; positions then come from the
+   sizes). */
 static bool tt__infer_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0];
     int64_t oh = c->a.i[0], ow = c->a.i[1];
@@ -5075,43 +5187,141 @@ static bool tt__infer_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return tt__header_finish(ctx, c->name, out);
 }
 
+/* PyTorch's source index step for an output index (compute_scales_value): 1/scale_factor
+   when one was given, else in/out; in float, as PyTorch computes it for f32 tensors. */
+static float tt__resize_scale(int64_t in, int64_t out, float scale_factor) {
+    return scale_factor > 0 ? (float)(1.0 / (double)scale_factor) : (float)in / (float)out;
+}
+
+/* PyTorch's nearest source index: copies when the sizes are equal, halves when doubled
+   (kept in PyTorch for compatibility), else floor(o * step) clamped to the input. */
+static int64_t tt__nearest_source(int64_t o, int64_t in, int64_t out, float scale_factor) {
+    if (scale_factor <= 0) return o * in / out;        /* by size: the exact floor(o*in/out) */
+    if (out == in) return o;
+    if (out == 2 * in) return o >> 1;
+    return tt__min64((int64_t)floorf((float)o * tt__resize_scale(in, out, scale_factor)), in - 1);
+}
+
+/* Bilinear taps along one axis: source indices i0 <= i1 and the weight of i1
+   (area_pixel_compute_source_index, then clamped as PyTorch's CPU kernel does). */
+static void tt__linear_source(int64_t o, int64_t in, int64_t out, float scale_factor, bool align, int64_t *i0,
+                              int64_t *i1, float *w1) {
+    float step = align ? (out > 1 ? (float)(in - 1) / (float)(out - 1) : 0.0f) : tt__resize_scale(in, out, scale_factor);
+    float src = align ? step * (float)o : step * ((float)o + 0.5f) - 0.5f;
+    float frac;
+    if (src < 0) src = 0;
+    *i0 = tt__min64((int64_t)src, in - 1);
+    frac = src - (float)*i0;
+    *w1 = frac < 0 ? 0.0f : frac > 1 ? 1.0f : frac;
+    *i1 = *i0 + (*i0 < in - 1 ? 1 : 0);
+}
+
+typedef struct tt__resize_job {
+    const float *x;
+    float       *y;
+    int64_t      H, W, OH, OW;
+    float        scale[2];
+    bool         align;
+    int          op;
+} tt__resize_job;
+
+/* One output cell of adaptive average pooling: the mean of its source rectangle. */
+static float tt__adaptive_cell(const float *src, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t oh, int64_t ow) {
+    int64_t h0 = oh * H / OH, h1 = ((oh + 1) * H + OH - 1) / OH, w0 = ow * W / OW, w1 = ((ow + 1) * W + OW - 1) / OW, i, k;
+    double s = 0;
+    for (i = h0; i < h1; i++)
+        for (k = w0; k < w1; k++) s += src[i * W + k];
+    return (float)(s / (double)((h1 - h0) * (w1 - w0)));
+}
+
+/* One output cell of bilinear resizing: rows blended from columns blended, in float. */
+static float tt__bilinear_cell(const tt__resize_job *j, const float *src, int64_t oh, int64_t ow) {
+    int64_t h0, h1, w0, w1;
+    float lh, lw, top, bottom;
+    tt__linear_source(oh, j->H, j->OH, j->scale[0], j->align, &h0, &h1, &lh);
+    tt__linear_source(ow, j->W, j->OW, j->scale[1], j->align, &w0, &w1, &lw);
+    top = src[h0 * j->W + w0] * (1.0f - lw) + src[h0 * j->W + w1] * lw;
+    bottom = src[h1 * j->W + w0] * (1.0f - lw) + src[h1 * j->W + w1] * lw;
+    return top * (1.0f - lh) + bottom * lh;
+}
+
 static void tt__resize_plane(const void *arg, int64_t plane) {
-    const tt__window_job *j = (const tt__window_job *)arg;
-    int64_t H = j->H, W = j->W, OH = j->OH, OW = j->OW, oh, ow, i, k;
-    const float *src = j->x + plane * H * W;
-    float *dst = j->y + plane * OH * OW;
-    for (oh = 0; oh < OH; oh++) {
-        int64_t h0 = oh * H / OH, h1 = ((oh + 1) * H + OH - 1) / OH;
-        for (ow = 0; ow < OW; ow++) {
-            int64_t w0 = ow * W / OW, w1 = ((ow + 1) * W + OW - 1) / OW;
-            double s = 0;
-            if (j->op == TT__OP_UPSAMPLE_NEAREST) { dst[oh * OW + ow] = src[h0 * W + w0]; continue; }
-            for (i = h0; i < h1; i++)
-                for (k = w0; k < w1; k++) s += src[i * W + k];
-            dst[oh * OW + ow] = (float)(s / (double)((h1 - h0) * (w1 - w0)));
+    const tt__resize_job *j = (const tt__resize_job *)arg;
+    const float *src = j->x + plane * j->H * j->W;
+    float *dst = j->y + plane * j->OH * j->OW;
+    int64_t oh, ow;
+    for (oh = 0; oh < j->OH; oh++) {
+        int64_t sh = tt__nearest_source(oh, j->H, j->OH, j->scale[0]);
+        for (ow = 0; ow < j->OW; ow++) {
+            float *d = dst + oh * j->OW + ow;
+            if (j->op == TT__OP_UPSAMPLE_NEAREST) *d = src[sh * j->W + tt__nearest_source(ow, j->W, j->OW, j->scale[1])];
+            else if (j->op == TT__OP_UPSAMPLE_BILINEAR) *d = tt__bilinear_cell(j, src, oh, ow);
+            else *d = tt__adaptive_cell(src, j->H, j->W, j->OH, j->OW, oh, ow);
         }
     }
 }
 
 static bool tt__exec_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
-    tt__window_job j;
+    tt__resize_job j;
     tt_tensor *xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
     if (!xc) return false;
     j.x = (const float *)tt__ptr(xc); j.y = (float *)tt__ptr(out);
     j.H = c->in[0]->shape[2]; j.W = c->in[0]->shape[3]; j.OH = out->shape[2]; j.OW = out->shape[3];
-    j.kernel = j.stride = j.padding = 0;
+    j.scale[0] = c->a.f[0];
+    j.scale[1] = c->a.f[1];
+    j.align = c->a.i[2] != 0;
     j.op = c->op;
     tt__for_planes(ctx, tt__resize_plane, &j, out->shape[0] * out->shape[1], tt__max64(j.H * j.W, j.OH * j.OW));
     return true;
 }
 
+/* Output size floor(in * scale) for a scale factor, or -1 (with an error) when the factor
+   is not a positive finite number or the size is not in [1, 2^59]. */
+static int64_t tt__scaled_size(tt_ctx *ctx, const char *name, const char *arg, int64_t in, float scale) {
+    double size = floor((double)in * (double)scale);
+    if (!(scale > 0) || scale > FLT_MAX || !(size >= 1) || size > (double)TT__MAX_NUMEL) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: %s is %g for an axis of %D: expected a positive finite factor giving an output "
+                 "size >= 1", name, arg, (double)scale, in);
+        return -1;
+    }
+    return (int64_t)size;
+}
+
+static tt_tensor *tt__resize(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, int64_t oh, int64_t ow,
+                             float scale_h, float scale_w, bool align_corners) {
+    tt__attrs a = tt__attrs_ints(oh, ow, align_corners, 0);
+    a.f[0] = scale_h;
+    a.f[1] = scale_w;
+    return tt__op1(ctx, name, op, x, &a);
+}
+
+/* The scale-factor forms: sizes from the factors, positions from the factors. */
+static tt_tensor *tt__resize_scale_op(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, float scale_h,
+                                      float scale_w, bool align_corners) {
+    int64_t oh, ow;
+    if (!ctx || !x) return NULL;
+    if (x->ndim != 4) return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected [N,C,H,W]", name, x);
+    oh = tt__scaled_size(ctx, name, "scale_h", x->shape[2], scale_h);
+    ow = oh < 0 ? -1 : tt__scaled_size(ctx, name, "scale_w", x->shape[3], scale_w);
+    if (ow < 0) return NULL;
+    return tt__resize(ctx, name, op, x, oh, ow, scale_h, scale_w, align_corners);
+}
+
 TT_API tt_tensor *tt_adaptive_avg_pool2d(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w) {
-    tt__attrs a = tt__attrs_ints(out_h, out_w, 0, 0);
-    return tt__op1(ctx, "tt_adaptive_avg_pool2d", TT__OP_ADAPTIVE_AVG_POOL2D, x, &a);
+    return tt__resize(ctx, "tt_adaptive_avg_pool2d", TT__OP_ADAPTIVE_AVG_POOL2D, x, out_h, out_w, 0, 0, false);
 }
 TT_API tt_tensor *tt_upsample_nearest(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w) {
-    tt__attrs a = tt__attrs_ints(out_h, out_w, 0, 0);
-    return tt__op1(ctx, "tt_upsample_nearest", TT__OP_UPSAMPLE_NEAREST, x, &a);
+    return tt__resize(ctx, "tt_upsample_nearest", TT__OP_UPSAMPLE_NEAREST, x, out_h, out_w, 0, 0, false);
+}
+TT_API tt_tensor *tt_upsample_nearest_scale(tt_ctx *ctx, tt_tensor *x, float scale_h, float scale_w) {
+    return tt__resize_scale_op(ctx, "tt_upsample_nearest_scale", TT__OP_UPSAMPLE_NEAREST, x, scale_h, scale_w, false);
+}
+TT_API tt_tensor *tt_upsample_bilinear(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w, bool align_corners) {
+    return tt__resize(ctx, "tt_upsample_bilinear", TT__OP_UPSAMPLE_BILINEAR, x, out_h, out_w, 0, 0, align_corners);
+}
+TT_API tt_tensor *tt_upsample_bilinear_scale(tt_ctx *ctx, tt_tensor *x, float scale_h, float scale_w, bool align_corners) {
+    return tt__resize_scale_op(ctx, "tt_upsample_bilinear_scale", TT__OP_UPSAMPLE_BILINEAR, x, scale_h, scale_w,
+                               align_corners);
 }
 
 /* ==========================================================================

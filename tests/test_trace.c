@@ -348,7 +348,7 @@ static void test_model_cnn(void) {
     CHECK_NO_ERROR(wc);
     tr_model_init(&m, tr_cnn_apply, &w, 11);
     tr_model_input(&m, 4, 2, 3, 32, 32);
-    m.ops[0] = "conv2d("; m.ops[1] = "batch_norm("; m.ops[2] = "relu("; m.ops[3] = "max_pool2d(";
+    m.ops[0] = "conv2d("; m.ops[1] = "batch_norm("; m.ops[2] = "relu("; m.ops[3] = "max_pool(";
     m.ops[4] = "adaptive_avg_pool2d("; m.ops[5] = "flatten(|reshape("; m.ops[6] = "linear(";
     tr_check_zoo(&m, __FILE__, __LINE__);
     CHECK_GUARDS(wc);
@@ -1880,8 +1880,8 @@ static const tr_op_case tr_op_cases[] = {
     {"conv2d", tr_op_conv2d, 1, "conv2d(", 2, {TR_F, TR_F}, {0, 0}, {4, 4}, {{2, 3, 9, 9}, {4, 3, 3, 3}}},
     {"conv2d_ex", tr_op_conv2d_ex, 1, "conv2d", 2, {TR_F, TR_F}, {0, 0}, {4, 4}, {{2, 3, 9, 8}, {4, 3, 3, 2}}},
     {"conv1d", tr_op_conv1d, 1, "conv1d(", 2, {TR_F, TR_F}, {0, 0}, {3, 3}, {{2, 4, 11, 0}, {6, 2, 3, 0}}},
-    {"max_pool2d", tr_op_max_pool2d, 1, "max_pool2d(", 1, {TR_F, 0}, {0, 0}, {4, 0}, {{2, 3, 9, 9}, {0, 0, 0, 0}}},
-    {"avg_pool2d", tr_op_avg_pool2d, 1, "avg_pool2d(", 1, {TR_F, 0}, {0, 0}, {4, 0}, {{2, 3, 9, 9}, {0, 0, 0, 0}}},
+    {"max_pool2d", tr_op_max_pool2d, 1, "max_pool(", 1, {TR_F, 0}, {0, 0}, {4, 0}, {{2, 3, 9, 9}, {0, 0, 0, 0}}},
+    {"avg_pool2d", tr_op_avg_pool2d, 1, "avg_pool(", 1, {TR_F, 0}, {0, 0}, {4, 0}, {{2, 3, 9, 9}, {0, 0, 0, 0}}},
     {"adaptive_avg_pool2d", tr_op_adaptive_avg_pool2d, 1, "adaptive_avg_pool2d(", 1, {TR_F, 0}, {0, 0}, {4, 0}, {{2, 3, 9, 7}, {0, 0, 0, 0}}},
     {"upsample_nearest", tr_op_upsample_nearest, 1, "upsample_nearest(", 1, {TR_F, 0}, {0, 0}, {4, 0}, {{1, 2, 3, 4}, {0, 0, 0, 0}}},
     {"concat", tr_op_concat, 1, "concat(", 2, {TR_F, TR_F}, {0, 0}, {3, 3}, {{3, 4, 5, 0}, {3, 2, 5, 0}}},
