@@ -2092,6 +2092,8 @@ typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
     X(LINEAR,          "linear",          TT__K_LINALG, tt__infer_linear,    tt__exec_linear,    4) \
     X(CONV2D,          "conv2d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4) \
     X(CONV1D,          "conv1d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4) \
+    X(CONV3D,          "conv3d",          TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv3d,    4) \
+    X(CONV_TRANSPOSE,  "conv_transpose",  TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv_transpose, 4) \
     X(MAX_POOL,        "max_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0) \
     X(AVG_POOL,        "avg_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0) \
     X(ADAPTIVE_AVG_POOL2D, "adaptive_avg_pool2d", TT__K_OTHER, tt__infer_resize, tt__exec_resize, 0) \
@@ -4950,6 +4952,298 @@ TT_API tt_tensor *tt_conv1d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_ten
                             int stride, int padding, int dilation, int groups) {
     tt_conv_params p = tt__conv_params(1, stride, 0, padding, 1, dilation, groups);
     return tt__conv(ctx, "tt_conv1d", TT__OP_CONV1D, x, weight, bias, &p);
+}
+
+/* ---- N-D convolution: 3-D, and transposed (1-D, 2-D, 3-D) ----------------------
+   Both treat every case as 3-D volumes (missing leading spatial axes have size 1, kernel 1,
+   stride 1): a convolution is im2col + GEMM per image and group, a transposed convolution
+   is the GEMM with the weight transposed (columns of contributions) and col2im, which adds
+   them into the output plane by plane in a fixed order (one task per output plane, so the
+   sums do not depend on the thread count). Attributes: a.i[0..2] stride, [3..5] padding,
+   [6..8] dilation, [9] groups, [10..12] output_padding, per spatial axis in order. */
+enum { TT__CV_S = 0, TT__CV_P = 3, TT__CV_D = 6, TT__CV_G = 9, TT__CV_OP = 10 };
+
+static tt__attrs tt__conv_nd_attrs(const tt_conv_params *p, int ns, bool transposed) {
+    tt__attrs a = tt__attrs_zero();
+    int i;
+    for (i = 0; i < ns; i++) {
+        a.i[TT__CV_S + i] = p->stride[i];
+        a.i[TT__CV_P + i] = p->padding[i];
+        a.i[TT__CV_D + i] = p->dilation[i];
+        a.i[TT__CV_OP + i] = transposed ? p->output_padding[i] : 0;
+    }
+    a.i[TT__CV_G] = p->groups;
+    return a;
+}
+
+/* Output size along one axis, or -1 when it would be < 1 or overflow. */
+static int64_t tt__conv_nd_out_size(bool transposed, int64_t in, int64_t k, int64_t s, int64_t p, int64_t d, int64_t op) {
+    int64_t span = tt__mul_checked(d, k - 1), grown;
+    if (span < 0) return -1;
+    if (!transposed) return in + 2 * p <= span ? -1 : (in + 2 * p - span - 1) / s + 1;
+    grown = tt__mul_checked(in - 1, s);                /* (in-1)*s - 2p + d(k-1) + op + 1 */
+    if (grown < 0 || (grown = tt__add_checked(grown, span + op + 1)) < 0 || grown - 2 * p < 1) return -1;
+    return grown - 2 * p;
+}
+
+static bool tt__infer_conv_nd(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0], *w = c->in[1], *bias = c->in[2];
+    bool tr = c->op == TT__OP_CONV_TRANSPOSE;
+    int64_t g = c->a.i[TT__CV_G], cin = x->shape[1], cout;
+    int ns = x->ndim - 2, i;
+    if (ns < 1 || ns > 3 || (!tr && ns != 3) || w->ndim != x->ndim) {
+        tt__fail(ctx, TT_ERR_SHAPE, tr ? "%s: x is %S and weight is %S, expected x [N,Cin,...] and weight "
+                 "[Cin,Cout/groups,k...] with 1 to 3 spatial axes" : "%s: x is %S and weight is %S, expected x "
+                 "[N,Cin,D,H,W] and weight [Cout,Cin/groups,kd,kh,kw]", c->name, x, w);
+        return false;
+    }
+    if (g < 1 || cin % g != 0 || (!tr && w->shape[0] % g != 0)) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: groups is %D: expected >= 1 and dividing the %D input and %D output channels",
+                 c->name, g, cin, tr ? w->shape[1] * g : w->shape[0]);
+        return false;
+    }
+    if (tr ? w->shape[0] != cin : w->shape[1] * g != cin) {
+        tt__fail(ctx, TT_ERR_SHAPE, tr ? "%s: weight %S expects %D input channels, x %S has %D"
+                 : "%s: weight %S expects %D input channels per group, x %S has %D", c->name, w,
+                 tr ? w->shape[0] : w->shape[1], x, tr ? cin : cin / g);
+        return false;
+    }
+    cout = tr ? w->shape[1] * g : w->shape[0];
+    if (bias && (bias->ndim != 1 || bias->shape[0] != cout)) {
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: bias has shape %S, expected [%D]", c->name, bias, cout);
+        return false;
+    }
+    out->dtype = TT_F32;
+    out->ndim = x->ndim;
+    out->shape[0] = x->shape[0];
+    out->shape[1] = cout;
+    for (i = 0; i < ns; i++) {
+        int64_t s = c->a.i[TT__CV_S + i], p = c->a.i[TT__CV_P + i], d = c->a.i[TT__CV_D + i], op = c->a.i[TT__CV_OP + i];
+        if (s < 1 || p < 0 || d < 1 || op < 0 || (op > 0 && op >= tt__max64(s, d))) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: axis %d has stride %D, padding %D, dilation %D, output_padding %D: expected "
+                     "stride >= 1, padding >= 0, dilation >= 1, 0 <= output_padding < max(stride, dilation)",
+                     c->name, i, s, p, d, op);
+            return false;
+        }
+        out->shape[2 + i] = tt__conv_nd_out_size(tr, x->shape[2 + i], w->shape[2 + i], s, p, d, op);
+        if (out->shape[2 + i] < 1) {
+            tt__fail(ctx, TT_ERR_SHAPE, "%s: kernel %S (dilated) does not fit input %S with padding %D on axis %d",
+                     c->name, w, x, p, 2 + i);
+            return false;
+        }
+    }
+    return tt__header_finish(ctx, c->name, out);
+}
+
+/* The geometry of one image as 3-D volumes: in[] (input), out[] (output), k[] (kernel). */
+typedef struct tt__conv_nd_job {
+    const float *x;            /* im2col: one group's channels of an image; col2im: columns */
+    float       *y;            /* im2col: columns; col2im: one group's output channels */
+    const float *b;            /* col2im: the group's bias, or NULL */
+    int64_t      in[3], out[3], k[3], s[3], p[3], d[3];
+} tt__conv_nd_job;
+
+static void tt__conv_nd_job_init(tt__conv_nd_job *j, const tt__call *c, const tt_tensor *x, const tt_tensor *w,
+                                 const tt_tensor *out) {
+    int ns = x->ndim - 2, a, i;
+    for (a = 0; a < 3; a++) {
+        i = a - (3 - ns);
+        j->in[a] = i >= 0 ? x->shape[2 + i] : 1;
+        j->out[a] = i >= 0 ? out->shape[2 + i] : 1;
+        j->k[a] = i >= 0 ? w->shape[2 + i] : 1;
+        j->s[a] = i >= 0 ? c->a.i[TT__CV_S + i] : 1;
+        j->p[a] = i >= 0 ? c->a.i[TT__CV_P + i] : 0;
+        j->d[a] = i >= 0 ? c->a.i[TT__CV_D + i] : 1;
+    }
+}
+
+static int64_t tt__vol(const int64_t *v) { return v[0] * v[1] * v[2]; }
+
+/* im2col of input channel `plane`: its KD*KH*KW rows of the column matrix, each the input
+   values under one kernel tap for every output position (0 where the tap is in padding). */
+static void tt__im2col_nd_plane(const void *arg, int64_t plane) {
+    const tt__conv_nd_job *j = (const tt__conv_nd_job *)arg;
+    const float *src = j->x + plane * tt__vol(j->in);
+    int64_t ksp = tt__vol(j->k), osp = tt__vol(j->out), kd, kh, kw, od, oh, lo, hi, q;
+    for (kd = 0; kd < j->k[0]; kd++)
+        for (kh = 0; kh < j->k[1]; kh++)
+            for (kw = 0; kw < j->k[2]; kw++) {
+                float *row = j->y + (plane * ksp + (kd * j->k[1] + kh) * j->k[2] + kw) * osp;
+                tt__window_cols(j->in[2], j->out[2], j->s[2], j->p[2], kw * j->d[2], &lo, &hi);
+                for (od = 0; od < j->out[0]; od++)
+                    for (oh = 0; oh < j->out[1]; oh++) {
+                        int64_t id = od * j->s[0] - j->p[0] + kd * j->d[0], ih = oh * j->s[1] - j->p[1] + kh * j->d[1];
+                        int64_t base = (id * j->in[1] + ih) * j->in[2] + kw * j->d[2] - j->p[2];
+                        float *r = row + (od * j->out[1] + oh) * j->out[2];
+                        bool inside = id >= 0 && id < j->in[0] && ih >= 0 && ih < j->in[1];
+                        for (q = 0; q < j->out[2]; q++) r[q] = inside && q >= lo && q < hi ? src[base + q * j->s[2]] : 0.0f;
+                    }
+            }
+}
+
+static bool tt__exec_conv3d(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *xc = tt__contiguous_f32(ctx, c->name, c->in[0]), *wc = tt__contiguous_f32(ctx, c->name, c->in[1]);
+    bool failed = false;
+    const float *bd = tt__param_data(ctx, c->name, c->in[2], &failed);
+    int64_t G = c->a.i[TT__CV_G], N, Cg, Og, Kc, isp, osp, n, g;
+    tt__conv_nd_job j;
+    tt__epilogue ep;
+    float *col;
+    if (!xc || !wc || failed) return false;
+    tt__conv_nd_job_init(&j, c, xc, wc, out);
+    N = xc->shape[0]; Cg = xc->shape[1] / G; Og = out->shape[1] / G;
+    isp = tt__vol(j.in); osp = tt__vol(j.out); Kc = Cg * tt__vol(j.k);
+    if (out->numel == 0) return true;
+    if (Kc == 0) {                                     /* no input channels: the bias alone */
+        for (n = 0; n < out->numel; n++) ((float *)tt__ptr(out))[n] = bd ? bd[(n / osp) % out->shape[1]] : 0.0f;
+        if (c->relu_after) tt__relu_run((float *)tt__ptr(out), out->numel);
+        return true;
+    }
+    col = (float *)tt__alloc(ctx, c->name, (size_t)(Kc * osp) * sizeof(float));
+    if (!col) return false;
+    for (n = 0; n < N; n++) {
+        for (g = 0; g < G; g++) {
+            j.x = (const float *)tt__ptr(xc) + (n * G + g) * Cg * isp;
+            j.y = col;
+            tt__for_planes(ctx, tt__im2col_nd_plane, &j, Cg, tt__vol(j.k) * osp);
+            ep.bias = bd ? bd + g * Og : NULL;
+            ep.bias_kind = bd ? TT__BIAS_ROWS : TT__BIAS_NONE;
+            ep.relu = c->relu_after;
+            tt__gemm_pre(ctx, Og, osp, Kc, (const float *)tt__ptr(wc) + g * Og * Kc, Kc, 1, col, osp, 1, NULL,
+                         (float *)tt__ptr(out) + (n * G + g) * Og * osp, (bd || ep.relu) ? &ep : NULL);
+        }
+    }
+    return true;
+}
+
+/* col2im of output channel `plane` of a transposed convolution: every kernel tap's row of
+   the column matrix is added where that tap lands (taps in order, then input positions in
+   order: a fixed order of sums), then the bias. */
+static void tt__col2im_nd_plane(const void *arg, int64_t plane) {
+    const tt__conv_nd_job *j = (const tt__conv_nd_job *)arg;
+    int64_t ksp = tt__vol(j->k), isp = tt__vol(j->in), osp = tt__vol(j->out), kd, kh, kw, id, ih, iw;
+    float *dst = j->y + plane * osp;
+    int64_t q;
+    for (q = 0; q < osp; q++) dst[q] = 0.0f;
+    for (kd = 0; kd < j->k[0]; kd++)
+        for (kh = 0; kh < j->k[1]; kh++)
+            for (kw = 0; kw < j->k[2]; kw++) {
+                const float *row = j->x + (plane * ksp + (kd * j->k[1] + kh) * j->k[2] + kw) * isp;
+                for (id = 0; id < j->in[0]; id++) {
+                    int64_t od = id * j->s[0] - j->p[0] + kd * j->d[0];
+                    if (od < 0 || od >= j->out[0]) continue;
+                    for (ih = 0; ih < j->in[1]; ih++) {
+                        int64_t oh = ih * j->s[1] - j->p[1] + kh * j->d[1];
+                        const float *r = row + (id * j->in[1] + ih) * j->in[2];
+                        float *d;
+                        if (oh < 0 || oh >= j->out[1]) continue;
+                        d = dst + (od * j->out[1] + oh) * j->out[2];
+                        for (iw = 0; iw < j->in[2]; iw++) {
+                            int64_t ow = iw * j->s[2] - j->p[2] + kw * j->d[2];
+                            if (ow >= 0 && ow < j->out[2]) d[ow] += r[iw];
+                        }
+                    }
+                }
+            }
+    if (j->b) for (q = 0; q < osp; q++) dst[q] += j->b[plane];
+}
+
+static bool tt__exec_conv_transpose(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor *xc = tt__contiguous_f32(ctx, c->name, c->in[0]), *wc = tt__contiguous_f32(ctx, c->name, c->in[1]);
+    bool failed = false;
+    const float *bd = tt__param_data(ctx, c->name, c->in[2], &failed);
+    int64_t G = c->a.i[TT__CV_G], N, Cg, Og, Rows, isp, osp, n, g;
+    tt__conv_nd_job j;
+    float *col;
+    if (!xc || !wc || failed) return false;
+    tt__conv_nd_job_init(&j, c, xc, wc, out);
+    N = xc->shape[0]; Cg = xc->shape[1] / G; Og = out->shape[1] / G;
+    isp = tt__vol(j.in); osp = tt__vol(j.out); Rows = Og * tt__vol(j.k);
+    if (out->numel == 0) return true;
+    col = (float *)tt__alloc(ctx, c->name, (size_t)(Rows * tt__max64(isp, 1)) * sizeof(float));
+    if (!col) return false;
+    for (n = 0; n < N; n++) {
+        for (g = 0; g < G; g++) {
+            const float *wg = (const float *)tt__ptr(wc) + g * Cg * Rows;   /* [Cg, Og*k...] */
+            if (Cg > 0) {
+                tt__gemm_pre(ctx, Rows, isp, Cg, wg, 1, Rows, (const float *)tt__ptr(xc) + (n * G + g) * Cg * isp,
+                             isp, 1, NULL, col, NULL);
+            } else {
+                memset(col, 0, (size_t)(Rows * isp) * sizeof(float));
+            }
+            j.x = col;
+            j.y = (float *)tt__ptr(out) + (n * G + g) * Og * osp;
+            j.b = bd ? bd + g * Og : NULL;
+            tt__for_planes(ctx, tt__col2im_nd_plane, &j, Og, tt__vol(j.k) * isp);
+        }
+    }
+    if (c->relu_after) tt__relu_run((float *)tt__ptr(out), out->numel);
+    return true;
+}
+
+static tt_tensor *tt__conv_nd(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, tt_tensor *w, tt_tensor *bias,
+                              const tt_conv_params *p) {
+    tt__attrs a;
+    tt_tensor *in[3];
+    int ns;
+    if (!ctx || !x || !w) return NULL;
+    ns = (int)tt__min64(3, tt__max64(0, x->ndim - 2));  /* infer rejects other ranks */
+    a = tt__conv_nd_attrs(p, ns, op == TT__OP_CONV_TRANSPOSE);
+    in[0] = x; in[1] = w; in[2] = bias;
+    return tt__op(ctx, name, op, in, 3, &a);
+}
+
+/* A tt_conv_params with the same settings on every axis. */
+static tt_conv_params tt__conv_params_all(int stride, int padding, int dilation, int groups, int output_padding) {
+    tt_conv_params p;
+    int i;
+    memset(&p, 0, sizeof p);
+    for (i = 0; i < 3; i++) {
+        p.stride[i] = stride;
+        p.padding[i] = padding;
+        p.dilation[i] = dilation;
+        p.output_padding[i] = output_padding;
+    }
+    p.groups = groups;
+    return p;
+}
+
+TT_API tt_tensor *tt_conv3d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                            int stride, int padding, int dilation, int groups) {
+    tt_conv_params p = tt__conv_params_all(stride, padding, dilation, groups, 0);
+    return tt__conv_nd(ctx, "tt_conv3d", TT__OP_CONV3D, x, weight, bias, &p);
+}
+
+TT_API tt_tensor *tt_conv_ex(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias, const tt_conv_params *p) {
+    tt_conv_params p2;
+    if (!ctx || !x || !weight) return NULL;
+    if (!p) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_conv_ex: p is NULL");
+    if (x->ndim == 4) return tt__conv(ctx, "tt_conv_ex", TT__OP_CONV2D, x, weight, bias, p);
+    if (x->ndim != 3) return tt__conv_nd(ctx, "tt_conv_ex", TT__OP_CONV3D, x, weight, bias, p);  /* 3-D, or the error */
+    p2 = tt__conv_params(1, p->stride[0], 0, p->padding[0], 1, p->dilation[0], p->groups);   /* 1-D: the width axis */
+    return tt__conv(ctx, "tt_conv_ex", TT__OP_CONV1D, x, weight, bias, &p2);
+}
+
+TT_API tt_tensor *tt_conv_transpose1d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                                      int stride, int padding, int output_padding, int dilation, int groups) {
+    tt_conv_params p = tt__conv_params_all(stride, padding, dilation, groups, output_padding);
+    if (x && x->ndim != 3)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "tt_conv_transpose1d: x is %S, expected [N,Cin,L]", x);
+    return tt__conv_nd(ctx, "tt_conv_transpose1d", TT__OP_CONV_TRANSPOSE, x, weight, bias, &p);
+}
+
+TT_API tt_tensor *tt_conv_transpose2d(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                                      int stride, int padding, int output_padding, int dilation, int groups) {
+    tt_conv_params p = tt__conv_params_all(stride, padding, dilation, groups, output_padding);
+    if (x && x->ndim != 4)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_SHAPE, "tt_conv_transpose2d: x is %S, expected [N,Cin,H,W]", x);
+    return tt__conv_nd(ctx, "tt_conv_transpose2d", TT__OP_CONV_TRANSPOSE, x, weight, bias, &p);
+}
+
+TT_API tt_tensor *tt_conv_transpose_ex(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_tensor *bias,
+                                       const tt_conv_params *p) {
+    if (ctx && x && weight && !p) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_conv_transpose_ex: p is NULL");
+    return tt__conv_nd(ctx, "tt_conv_transpose_ex", TT__OP_CONV_TRANSPOSE, x, weight, bias, p);
 }
 
 /* ---- pooling and upsampling (direct loops over contiguous f32 planes) ---------- */

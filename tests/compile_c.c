@@ -57,10 +57,25 @@ static const cc_fn cc_api[] = {
     CC_FN(tt_concat), CC_FN(tt_stack), CC_FN(tt_split), CC_FN(tt_chunk), CC_FN(tt_pad),
     CC_FN(tt_gather), CC_FN(tt_index_select), CC_FN(tt_embedding), CC_FN(tt_repeat_interleave),
     CC_FN(tt_flip), CC_FN(tt_tile), CC_FN(tt_shape_as_tensor),
+    /* the forms exported models use: N-D and transposed convolution, pooling, resizing */
+    CC_FN(tt_from_int64), CC_FN(tt_pad_ex), CC_FN(tt_conv3d), CC_FN(tt_conv_ex), CC_FN(tt_conv_transpose1d),
+    CC_FN(tt_conv_transpose2d), CC_FN(tt_conv_transpose_ex), CC_FN(tt_max_pool1d), CC_FN(tt_avg_pool1d),
+    CC_FN(tt_max_pool_ex), CC_FN(tt_avg_pool_ex), CC_FN(tt_upsample_nearest_scale), CC_FN(tt_upsample_bilinear),
+    CC_FN(tt_upsample_bilinear_scale),
+    /* access with call sites, threads */
+    CC_FN(tt_data_at), CC_FN(tt_item_at), CC_FN(tt_copy_to_f32_at), CC_FN(tt_get_at), CC_FN(tt_ctx_num_threads),
+    /* tracing, graphs, compiled functions */
+    CC_FN(tt_trace_begin), CC_FN(tt_trace_input), CC_FN(tt_is_tracing), CC_FN(tt_trace_end), CC_FN(tt_graph_compile),
+    CC_FN(tt_graph_run), CC_FN(tt_graph_bind), CC_FN(tt_graph_output), CC_FN(tt_graph_num_inputs),
+    CC_FN(tt_graph_num_outputs), CC_FN(tt_graph_num_nodes), CC_FN(tt_graph_error), CC_FN(tt_graph_status),
+    CC_FN(tt_graph_clear_error), CC_FN(tt_graph_num_warnings), CC_FN(tt_graph_warning), CC_FN(tt_graph_get_stats),
+    CC_FN(tt_graph_set_debug), CC_FN(tt_graph_check), CC_FN(tt_graph_dot), CC_FN(tt_graph_str), CC_FN(tt_graph_destroy),
+    CC_FN(tt_trace), CC_FN(tt_compiled_create), CC_FN(tt_compiled_run), CC_FN(tt_compiled_output),
+    CC_FN(tt_compiled_num_graphs), CC_FN(tt_compiled_error), CC_FN(tt_compiled_destroy),
     /* attention, debug */
     CC_FN(tt_scaled_dot_product_attention), CC_FN(tt_shape_str),
 #ifndef TT_NO_STDIO
-    CC_FN(tt_print),
+    CC_FN(tt_print), CC_FN(tt_graph_print),
 #endif
     (cc_fn)0
 };
