@@ -30,7 +30,7 @@ SANITIZE   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 ARM_CC     ?= arm-none-eabi-gcc
 ARM_FLAGS  := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -Os
 
-.PHONY: all demo test test-quick compile-matrix examples bench clean
+.PHONY: all demo test test-quick compile-matrix check-api examples bench clean
 
 all: examples
 
@@ -104,7 +104,11 @@ compile-matrix:
 	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)$$'; then \
 	   echo "firmware build references malloc, stdio or pthreads"; exit 1; fi
 
-test: compile-matrix $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_avx2 $(BUILD)/test_asan $(BUILD)/test_asan_native examples
+# Every public function of the header has a row in the bad-argument table (tests/test_args.c).
+check-api:
+	bash tests/check_api_table.sh
+
+test: compile-matrix check-api $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_avx2 $(BUILD)/test_asan $(BUILD)/test_asan_native examples
 	./$(BUILD)/test_c99 > $(BUILD)/test_c99.log || { cat $(BUILD)/test_c99.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_c99.log
 	./$(BUILD)/test_c11_clang > $(BUILD)/test_c11.log || { cat $(BUILD)/test_c11.log; exit 1; }

@@ -311,7 +311,8 @@ TT_API tt_tensor  *tt_expand(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t 
 TT_API tt_tensor  *tt_squeeze(tt_ctx *ctx, tt_tensor *x, int axis);
 /* Insert a size-1 axis at position axis (in [-ndim-1, ndim]). */
 TT_API tt_tensor  *tt_unsqueeze(tt_ctx *ctx, tt_tensor *x, int axis);
-/* Merge axes start..end (inclusive) into one; a view like tt_reshape. */
+/* Merge axes start..end (inclusive) into one; like tt_reshape, a view where the strides
+   allow, else a copy (torch.flatten). */
 TT_API tt_tensor  *tt_flatten(tt_ctx *ctx, tt_tensor *x, int start_axis, int end_axis);
 /* x itself when contiguous, else a contiguous copy. */
 TT_API tt_tensor  *tt_contiguous(tt_ctx *ctx, tt_tensor *x);
@@ -487,7 +488,7 @@ TT_API tt_tensor  *tt_upsample_nearest_scale(tt_ctx *ctx, tt_tensor *x, float sc
 /* Bilinear resize (PyTorch 'bilinear'). Output row i samples source row position
    s = (i+0.5)*H/out_h - 0.5 clamped at 0 (align_corners false), or i*(H-1)/(out_h-1)
    (align_corners true; 0 when out_h is 1), between rows floor(s) and floor(s)+1 (the last
-   row repeats); columns the same. */
+   row repeats); columns the same. An axis that keeps its size is copied (as PyTorch). */
 TT_API tt_tensor  *tt_upsample_bilinear(tt_ctx *ctx, tt_tensor *x, int64_t out_h, int64_t out_w, bool align_corners);
 /* By scale factors: output floor(H*scale_h); without align_corners the position uses
    1/scale_h (as float) in place of H/out_h, as PyTorch with scale_factor. */
@@ -1672,18 +1673,18 @@ static void tt__set_contiguous_strides(tt_tensor *t) {
     for (i = t->ndim - 1; i >= 0; i--) { t->stride[i] = s; s *= t->shape[i]; }
 }
 
-/* Checks ndim and shape; on success writes the element count to *numel. */
-static bool tt__check_shape(tt_ctx *ctx, const char *op, int ndim, const int64_t *shape, int64_t *numel) {
+/* Checks ndim and shape, the size of a tensor that args (argument names) make; on success
+   writes the element count to *numel. */
+static bool tt__check_size(tt_ctx *ctx, const char *op, const char *args, int ndim, const int64_t *shape, int64_t *numel) {
     int64_t n = 1;
     int i;
     if (ndim < 0 || ndim > TT_MAX_DIMS) {
-        tt__fail(ctx, TT_ERR_ARG, "%s: ndim is %d, expected 0..%d (TT_MAX_DIMS)", op, ndim, TT_MAX_DIMS);
+        tt__fail(ctx, TT_ERR_ARG, "%s: %d dims from %s, expected 0..%d (TT_MAX_DIMS)", op, ndim, args, TT_MAX_DIMS);
         return false;
     }
-    if (ndim > 0 && !shape) { tt__fail(ctx, TT_ERR_ARG, "%s: shape is NULL but ndim is %d", op, ndim); return false; }
     for (i = 0; i < ndim; i++) {
         if (shape[i] < 0) {
-            tt__fail(ctx, TT_ERR_ARG, "%s: size %D of axis %d is negative in %s", op, shape[i], i, "the shape");
+            tt__fail(ctx, TT_ERR_ARG, "%s: size %D of axis %d from %s is negative", op, shape[i], i, args);
             return false;
         }
         n = tt__mul_checked(n, shape[i]);
@@ -1692,12 +1693,22 @@ static bool tt__check_shape(tt_ctx *ctx, const char *op, int ndim, const int64_t
             tt__buf b;
             tt__buf_init(&b, dims, sizeof dims);
             tt__put_dims(&b, ndim, shape);
-            tt__fail(ctx, TT_ERR_ARG, "%s: size of %s overflows (more than 2^59 elements)", op, dims);
+            tt__fail(ctx, TT_ERR_ARG, "%s: size of %s overflows (more than 2^59 elements); it comes from %s", op, dims, args);
             return false;
         }
     }
     *numel = n;
     return true;
+}
+
+/* The same for a shape argument and its ndim. */
+static bool tt__check_shape(tt_ctx *ctx, const char *op, int ndim, const int64_t *shape, int64_t *numel) {
+    if (ndim < 0 || ndim > TT_MAX_DIMS) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: ndim is %d, expected 0..%d (TT_MAX_DIMS)", op, ndim, TT_MAX_DIMS);
+        return false;
+    }
+    if (ndim > 0 && !shape) { tt__fail(ctx, TT_ERR_ARG, "%s: shape is NULL but ndim is %d", op, ndim); return false; }
+    return tt__check_size(ctx, op, "shape", ndim, shape, numel);
 }
 
 /* A header only (data NULL), contiguous strides. */
@@ -1776,11 +1787,13 @@ TT_API tt_tensor *tt_arange(tt_ctx *ctx, tt_dtype dtype, double start, double st
     int64_t n, i;
     tt_tensor *t;
     if (!ctx) return NULL;
-    if (step == 0 || step != step || start != start || stop != stop)
+    if (step == 0 || step != step || step - step != 0 || start != start || stop != stop)
         return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_arange: step is %g, start %g, stop %g: expected a "
                                      "nonzero step and finite bounds", step, start, stop);
     count = ceil((stop - start) / step);
-    if (count > 1e15) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_arange: %g elements is too many", count);
+    if (!(count <= 1e15))                              /* also inf and NaN counts */
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_arange: start %g, stop %g and step %g give %g elements, "
+                                     "expected at most 1e15", start, stop, step, count);
     n = count > 0 ? (int64_t)count : 0;
     t = tt__new(ctx, "tt_arange", dtype, 1, &n);
     if (!t) return NULL;
@@ -1792,7 +1805,11 @@ TT_API tt_tensor *tt_linspace(tt_ctx *ctx, double start, double end, int64_t ste
     tt_tensor *t;
     int64_t i;
     if (!ctx) return NULL;
-    if (steps < 0) return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_linspace: steps is %D, expected >= 0", steps);
+    if (steps < 0 || steps > TT__MAX_NUMEL)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_linspace: steps is %D, expected 0..2^59", steps);
+    if (start != start || end != end)
+        return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_linspace: start is %g and end %g, expected numbers (not NaN)",
+                                     start, end);
     t = tt__new(ctx, "tt_linspace", TT_F32, 1, &steps);
     if (!t) return NULL;
     for (i = 0; i < steps; i++) {
@@ -1803,9 +1820,10 @@ TT_API tt_tensor *tt_linspace(tt_ctx *ctx, double start, double end, int64_t ste
 }
 
 TT_API tt_tensor *tt_eye(tt_ctx *ctx, tt_dtype dtype, int64_t n, int64_t m) {
-    int64_t shape[2], i;
+    int64_t shape[2], i, numel;
     tt_tensor *t;
     shape[0] = n; shape[1] = m;
+    if (ctx && !tt__check_size(ctx, "tt_eye", "n and m", 2, shape, &numel)) return NULL;
     t = tt__full(ctx, "tt_eye", dtype, 2, shape, 0.0);
     if (!t) return NULL;
     for (i = 0; i < n && i < m; i++) tt__store(t->data, dtype, i * m + i, 1.0);
@@ -1931,7 +1949,7 @@ TT_API float tt_item_at(tt_ctx *ctx, const tt_tensor *t, const char *file, int l
     tt__warn_read(t, "tt_item", file, line);
     if (!t) return NAN;
     if (t->numel != 1) {
-        tt__fail(ctx, TT_ERR_SHAPE, "tt_item: tensor of shape %S has %D elements, expected exactly 1", t, t->numel);
+        tt__fail(ctx, TT_ERR_SHAPE, "tt_item: t has shape %S (%D elements), expected exactly 1 element", t, t->numel);
         return NAN;
     }
     return tt__load(t->data, t->dtype, t->offset);
@@ -1949,7 +1967,7 @@ TT_API float tt_get_at(tt_ctx *ctx, const tt_tensor *t, const int64_t *idx, cons
     for (d = 0; d < t->ndim; d++) {
         int64_t i = idx[d] < 0 ? idx[d] + t->shape[d] : idx[d];
         if (i < 0 || i >= t->shape[d]) {
-            tt__fail(ctx, TT_ERR_INDEX, "tt_get: index %D is out of range for axis %d of size %D (shape %S)",
+            tt__fail(ctx, TT_ERR_INDEX, "tt_get: idx[%d] = %D is out of range for axis %d of size %D (shape %S)", d,
                      idx[d], d, t->shape[d], t);
             return NAN;
         }
@@ -1963,11 +1981,11 @@ TT_API float (tt_get)(tt_ctx *ctx, const tt_tensor *t, const int64_t *idx) { ret
 TT_API tt_status tt_copy_to_f32_at(tt_ctx *ctx, const tt_tensor *t, float *dst, int64_t n, const char *file, int line) {
     int64_t i;
     if (!ctx) return TT_ERR_ARG;
-    if (!t) return TT__FAIL_STATUS(ctx, TT_ERR_ARG, "tt_copy_to_f32: tensor is NULL");
+    if (!t) return TT__FAIL_STATUS(ctx, TT_ERR_ARG, "tt_copy_to_f32: t is NULL");
     tt__warn_read(t, "tt_copy_to_f32", file, line);
     if (!dst && t->numel > 0) return TT__FAIL_STATUS(ctx, TT_ERR_ARG, "tt_copy_to_f32: dst is NULL");
     if (n != t->numel)
-        return TT__FAIL_STATUS(ctx, TT_ERR_SHAPE, "tt_copy_to_f32: n is %D but the tensor of shape %S has %D elements",
+        return TT__FAIL_STATUS(ctx, n < 0 ? TT_ERR_ARG : TT_ERR_SHAPE, "tt_copy_to_f32: n is %D but t of shape %S has %D elements",
                                n, t, t->numel);
     if (tt_is_contiguous(t) && t->dtype == TT_F32) {
         if (n) memcpy(dst, tt__ptr(t), (size_t)n * sizeof(float));
@@ -2021,102 +2039,102 @@ typedef struct tt__call {
 typedef bool (*tt__infer_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
 typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
 
-/* X(NAME, "name", kind, infer, exec, optional-input bits) */
+/* X(NAME, "name", kind, infer, exec, optional-input bits, "input names" as the public functions call them) */
 #define TT__OPS(X) \
-    X(RESHAPE,         "reshape",         TT__K_VIEW,   tt__infer_reshape,   tt__exec_none,      0) \
-    X(PERMUTE,         "permute",         TT__K_VIEW,   tt__infer_permute,   tt__exec_none,      0) \
-    X(SLICE,           "slice",           TT__K_VIEW,   tt__infer_slice,     tt__exec_none,      0) \
-    X(EXPAND,          "expand",          TT__K_VIEW,   tt__infer_expand,    tt__exec_none,      0) \
-    X(SQUEEZE,         "squeeze",         TT__K_VIEW,   tt__infer_squeeze,   tt__exec_none,      0) \
-    X(UNSQUEEZE,       "unsqueeze",       TT__K_VIEW,   tt__infer_unsqueeze, tt__exec_none,      0) \
-    X(COPY,            "copy",            TT__K_EWISE,  tt__infer_cast,      tt__exec_cast,      0) \
-    X(CAST,            "cast",            TT__K_EWISE,  tt__infer_cast,      tt__exec_cast,      0) \
-    X(NEG,             "neg",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(ABS,             "abs",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(SIGN,            "sign",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(EXP,             "exp",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(LOG,             "log",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(SQRT,            "sqrt",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(RSQRT,           "rsqrt",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(RECIPROCAL,      "reciprocal",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(SIN,             "sin",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(COS,             "cos",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(TANH,            "tanh",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(SIGMOID,         "sigmoid",         TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(RELU,            "relu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(LEAKY_RELU,      "leaky_relu",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(ELU,             "elu",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(GELU,            "gelu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(GELU_TANH,       "gelu_tanh",       TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(SILU,            "silu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(SOFTPLUS,        "softplus",        TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(ERF,             "erf",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(FLOOR,           "floor",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(CEIL,            "ceil",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(ROUND,           "round",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(CLAMP,           "clamp",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(POW_SCALAR,      "pow_scalar",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(LOGICAL_NOT,     "logical_not",     TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0) \
-    X(ADD,             "add",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(SUB,             "sub",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(MUL,             "mul",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(DIV,             "div",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(POW,             "pow",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(MAXIMUM,         "maximum",         TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(MINIMUM,         "minimum",         TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(EQ,              "eq",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(NE,              "ne",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(LT,              "lt",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(LE,              "le",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(GT,              "gt",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(GE,              "ge",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(LOGICAL_AND,     "logical_and",     TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(LOGICAL_OR,      "logical_or",      TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0) \
-    X(WHERE,           "where",           TT__K_EWISE,  tt__infer_where,     tt__exec_where,     0) \
-    X(SUM,             "sum",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
-    X(MEAN,            "mean",            TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
-    X(MAX,             "max",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
-    X(MIN,             "min",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
-    X(PROD,            "prod",            TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
-    X(VAR,             "var",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
-    X(STD,             "std",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
-    X(ARGMAX,          "argmax",          TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
-    X(ARGMIN,          "argmin",          TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0) \
-    X(SOFTMAX,         "softmax",         TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0) \
-    X(LOG_SOFTMAX,     "log_softmax",     TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0) \
-    X(LAYER_NORM,      "layer_norm",      TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  6) \
-    X(RMS_NORM,        "rms_norm",        TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  2) \
-    X(BATCH_NORM,      "batch_norm",      TT__K_REDUCE, tt__infer_batch_norm, tt__exec_batch_norm, 24) \
-    X(GROUP_NORM,      "group_norm",      TT__K_REDUCE, tt__infer_group_norm, tt__exec_group_norm, 6) \
-    X(MATMUL,          "matmul",          TT__K_LINALG, tt__infer_matmul,    tt__exec_matmul,    0) \
-    X(LINEAR,          "linear",          TT__K_LINALG, tt__infer_linear,    tt__exec_linear,    4) \
-    X(CONV2D,          "conv2d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4) \
-    X(CONV1D,          "conv1d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4) \
-    X(CONV3D,          "conv3d",          TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv3d,    4) \
-    X(CONV_TRANSPOSE,  "conv_transpose",  TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv_transpose, 4) \
-    X(MAX_POOL,        "max_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0) \
-    X(AVG_POOL,        "avg_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0) \
-    X(ADAPTIVE_AVG_POOL2D, "adaptive_avg_pool2d", TT__K_OTHER, tt__infer_resize, tt__exec_resize, 0) \
-    X(UPSAMPLE_NEAREST, "upsample_nearest", TT__K_OTHER, tt__infer_resize,   tt__exec_resize,    0) \
-    X(UPSAMPLE_BILINEAR, "upsample_bilinear", TT__K_OTHER, tt__infer_resize, tt__exec_resize,    0) \
-    X(CONCAT,          "concat",          TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0) \
-    X(STACK,           "stack",           TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0) \
-    X(PAD,             "pad",             TT__K_OTHER,  tt__infer_pad,       tt__exec_pad,       0) \
-    X(GATHER,          "gather",          TT__K_OTHER,  tt__infer_gather,    tt__exec_gather,    0) \
-    X(INDEX_SELECT,    "index_select",    TT__K_OTHER,  tt__infer_index_select, tt__exec_index_select, 0) \
-    X(EMBEDDING,       "embedding",       TT__K_OTHER,  tt__infer_index_select, tt__exec_index_select, 0) \
-    X(REPEAT_INTERLEAVE, "repeat_interleave", TT__K_OTHER, tt__infer_repeat, tt__exec_repeat,    0) \
-    X(TILE,            "tile",            TT__K_OTHER,  tt__infer_repeat,    tt__exec_repeat,    0) \
-    X(FLIP,            "flip",            TT__K_OTHER,  tt__infer_flip,      tt__exec_flip,      0) \
-    X(SHAPE_AS_TENSOR, "shape_as_tensor", TT__K_OTHER,  tt__infer_shape_as_tensor, tt__exec_shape_as_tensor, 0) \
-    X(SDPA,            "scaled_dot_product_attention", TT__K_OTHER, tt__infer_sdpa, tt__exec_sdpa, 8) \
-    X(FUSED,           "fused",           TT__K_EWISE,  tt__infer_none,      tt__exec_none,      0)
+    X(RESHAPE,         "reshape",         TT__K_VIEW,   tt__infer_reshape,   tt__exec_none,      0, "x") \
+    X(PERMUTE,         "permute",         TT__K_VIEW,   tt__infer_permute,   tt__exec_none,      0, "x") \
+    X(SLICE,           "slice",           TT__K_VIEW,   tt__infer_slice,     tt__exec_none,      0, "x") \
+    X(EXPAND,          "expand",          TT__K_VIEW,   tt__infer_expand,    tt__exec_none,      0, "x") \
+    X(SQUEEZE,         "squeeze",         TT__K_VIEW,   tt__infer_squeeze,   tt__exec_none,      0, "x") \
+    X(UNSQUEEZE,       "unsqueeze",       TT__K_VIEW,   tt__infer_unsqueeze, tt__exec_none,      0, "x") \
+    X(COPY,            "copy",            TT__K_EWISE,  tt__infer_cast,      tt__exec_cast,      0, "x") \
+    X(CAST,            "cast",            TT__K_EWISE,  tt__infer_cast,      tt__exec_cast,      0, "x") \
+    X(NEG,             "neg",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(ABS,             "abs",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(SIGN,            "sign",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(EXP,             "exp",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(LOG,             "log",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(SQRT,            "sqrt",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(RSQRT,           "rsqrt",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(RECIPROCAL,      "reciprocal",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(SIN,             "sin",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(COS,             "cos",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(TANH,            "tanh",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(SIGMOID,         "sigmoid",         TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(RELU,            "relu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(LEAKY_RELU,      "leaky_relu",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(ELU,             "elu",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(GELU,            "gelu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(GELU_TANH,       "gelu_tanh",       TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(SILU,            "silu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(SOFTPLUS,        "softplus",        TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(ERF,             "erf",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(FLOOR,           "floor",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(CEIL,            "ceil",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(ROUND,           "round",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(CLAMP,           "clamp",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(POW_SCALAR,      "pow_scalar",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(LOGICAL_NOT,     "logical_not",     TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
+    X(ADD,             "add",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(SUB,             "sub",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(MUL,             "mul",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(DIV,             "div",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(POW,             "pow",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(MAXIMUM,         "maximum",         TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(MINIMUM,         "minimum",         TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(EQ,              "eq",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(NE,              "ne",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(LT,              "lt",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(LE,              "le",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(GT,              "gt",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(GE,              "ge",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(LOGICAL_AND,     "logical_and",     TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(LOGICAL_OR,      "logical_or",      TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
+    X(WHERE,           "where",           TT__K_EWISE,  tt__infer_where,     tt__exec_where,     0, "cond,a,b") \
+    X(SUM,             "sum",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
+    X(MEAN,            "mean",            TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
+    X(MAX,             "max",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
+    X(MIN,             "min",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
+    X(PROD,            "prod",            TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
+    X(VAR,             "var",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
+    X(STD,             "std",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
+    X(ARGMAX,          "argmax",          TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
+    X(ARGMIN,          "argmin",          TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
+    X(SOFTMAX,         "softmax",         TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0, "x") \
+    X(LOG_SOFTMAX,     "log_softmax",     TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0, "x") \
+    X(LAYER_NORM,      "layer_norm",      TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  6, "x,weight,bias") \
+    X(RMS_NORM,        "rms_norm",        TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  2, "x,weight,bias") \
+    X(BATCH_NORM,      "batch_norm",      TT__K_REDUCE, tt__infer_batch_norm, tt__exec_batch_norm, 24, "x,mean,var,weight,bias") \
+    X(GROUP_NORM,      "group_norm",      TT__K_REDUCE, tt__infer_group_norm, tt__exec_group_norm, 6, "x,weight,bias") \
+    X(MATMUL,          "matmul",          TT__K_LINALG, tt__infer_matmul,    tt__exec_matmul,    0, "a,b") \
+    X(LINEAR,          "linear",          TT__K_LINALG, tt__infer_linear,    tt__exec_linear,    4, "x,weight,bias") \
+    X(CONV2D,          "conv2d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4, "x,weight,bias") \
+    X(CONV1D,          "conv1d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4, "x,weight,bias") \
+    X(CONV3D,          "conv3d",          TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv3d,    4, "x,weight,bias") \
+    X(CONV_TRANSPOSE,  "conv_transpose",  TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv_transpose, 4, "x,weight,bias") \
+    X(MAX_POOL,        "max_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0, "x") \
+    X(AVG_POOL,        "avg_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0, "x") \
+    X(ADAPTIVE_AVG_POOL2D, "adaptive_avg_pool2d", TT__K_OTHER, tt__infer_resize, tt__exec_resize, 0, "x") \
+    X(UPSAMPLE_NEAREST, "upsample_nearest", TT__K_OTHER, tt__infer_resize,   tt__exec_resize,    0, "x") \
+    X(UPSAMPLE_BILINEAR, "upsample_bilinear", TT__K_OTHER, tt__infer_resize, tt__exec_resize,    0, "x") \
+    X(CONCAT,          "concat",          TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0, "xs") \
+    X(STACK,           "stack",           TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0, "xs") \
+    X(PAD,             "pad",             TT__K_OTHER,  tt__infer_pad,       tt__exec_pad,       0, "x") \
+    X(GATHER,          "gather",          TT__K_OTHER,  tt__infer_gather,    tt__exec_gather,    0, "x,index") \
+    X(INDEX_SELECT,    "index_select",    TT__K_OTHER,  tt__infer_index_select, tt__exec_index_select, 0, "x,index") \
+    X(EMBEDDING,       "embedding",       TT__K_OTHER,  tt__infer_index_select, tt__exec_index_select, 0, "weight,indices") \
+    X(REPEAT_INTERLEAVE, "repeat_interleave", TT__K_OTHER, tt__infer_repeat, tt__exec_repeat,    0, "x") \
+    X(TILE,            "tile",            TT__K_OTHER,  tt__infer_repeat,    tt__exec_repeat,    0, "x") \
+    X(FLIP,            "flip",            TT__K_OTHER,  tt__infer_flip,      tt__exec_flip,      0, "x") \
+    X(SHAPE_AS_TENSOR, "shape_as_tensor", TT__K_OTHER,  tt__infer_shape_as_tensor, tt__exec_shape_as_tensor, 0, "x") \
+    X(SDPA,            "scaled_dot_product_attention", TT__K_OTHER, tt__infer_sdpa, tt__exec_sdpa, 8, "q,k,v,mask") \
+    X(FUSED,           "fused",           TT__K_EWISE,  tt__infer_none,      tt__exec_none,      0, "")
 
-#define TT__OP_ENUM(N, s, k, inf, ex, opt) TT__OP_##N,
+#define TT__OP_ENUM(N, s, k, inf, ex, opt, ins) TT__OP_##N,
 typedef enum tt__opcode { TT__OPS(TT__OP_ENUM) TT__OP_COUNT } tt__opcode;
 #undef TT__OP_ENUM
 
-#define TT__OP_DECL(N, s, k, inf, ex, opt) \
+#define TT__OP_DECL(N, s, k, inf, ex, opt, ins) \
     static bool inf(tt_ctx *ctx, const tt__call *c, tt_tensor *out); \
     static bool ex(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
 TT__OPS(TT__OP_DECL)
@@ -2128,11 +2146,27 @@ typedef struct tt__op_info {
     tt__infer_fn infer;
     tt__exec_fn  exec;
     unsigned     optional;        /* bit i: input i may be NULL (a bias, a mask) */
+    const char  *inputs;          /* the inputs' names, comma-separated ("xs": any number) */
 } tt__op_info;
 
-#define TT__OP_ROW(N, s, k, inf, ex, opt) { s, k, inf, ex, opt },
+#define TT__OP_ROW(N, s, k, inf, ex, opt, ins) { s, k, inf, ex, opt, ins },
 static const tt__op_info tt__op_table[TT__OP_COUNT] = { TT__OPS(TT__OP_ROW) };
 #undef TT__OP_ROW
+
+/* The name of input i of op as its public function calls it ("xs[3]" for a list). */
+static void tt__input_name(int op, int i, char *buf, size_t size) {
+    const char *p = tt__op_table[op].inputs;
+    tt__buf b;
+    tt__buf_init(&b, buf, size);
+    if (strcmp(p, "xs") == 0) {
+        tt__put(&b, "xs[");
+        tt__put_i64(&b, i);
+        tt__putc(&b, ']');
+        return;
+    }
+    for (; i > 0 && *p; p++) if (*p == ',') i--;
+    for (; *p && *p != ','; p++) tt__putc(&b, *p);
+}
 
 static bool tt__infer_none(tt_ctx *ctx, const tt__call *c, tt_tensor *out) { (void)ctx; (void)c; (void)out; return true; }
 static bool tt__exec_none(tt_ctx *ctx, const tt__call *c, tt_tensor *out) { (void)ctx; (void)c; (void)out; return true; }
@@ -2151,10 +2185,11 @@ static void tt__header_init(tt_tensor *t, tt_ctx *ctx) {
 }
 
 /* After infer set dtype, ndim and shape: checks the size (an op's computed shape may
-   overflow int64_t), then sets contiguous strides and the element count. */
-static bool tt__header_finish(tt_ctx *ctx, const char *op, tt_tensor *t) {
+   overflow int64_t; args names the arguments that make it), then sets contiguous strides
+   and the element count. */
+static bool tt__header_finish(tt_ctx *ctx, const char *op, const char *args, tt_tensor *t) {
     int64_t numel;
-    if (!tt__check_shape(ctx, op, t->ndim, t->shape, &numel)) return false;
+    if (!tt__check_size(ctx, op, args, t->ndim, t->shape, &numel)) return false;
     tt__set_contiguous_strides(t);
     tt__update_numel(t);
     return true;
@@ -2166,12 +2201,14 @@ static bool tt__is_traced_value(const tt_tensor *t);
 /* An op on ctx may not read a value of another context's running trace: that trace would
    not record the op, and its graph would replay the value computed while tracing. The
    error goes to both contexts, so the other trace cannot end in a wrong graph. */
-static bool tt__check_trace_escape(tt_ctx *ctx, const char *name, const tt_tensor *t) {
+static bool tt__check_trace_escape(tt_ctx *ctx, const char *name, int op, int i, const tt_tensor *t) {
+    char arg[32];
     if (t->ctx == ctx || !tt__is_traced_value(t)) return true;
-    tt__fail(t->ctx, TT_ERR_STATE, "%s: an op on another context read a value of this context's running trace; "
-             "run every op of a traced model on the traced context", name);
-    tt__fail(ctx, TT_ERR_STATE, "%s: an input %S is a value of another context's running trace; run the op on "
-             "that context (the trace would not record it)", name, t);
+    tt__input_name(op, i, arg, sizeof arg);
+    tt__fail(t->ctx, TT_ERR_STATE, "%s: an op on another context read a value of this context's running trace (%s); "
+             "run every op of a traced model on the traced context", name, arg);
+    tt__fail(ctx, TT_ERR_STATE, "%s: %s %S is a value of another context's running trace; run the op on that "
+             "context (the trace would not record it)", name, arg, t);
     return false;
 }
 
@@ -2187,7 +2224,7 @@ static tt_tensor *tt__op(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor
     int i;
     if (!ctx) return NULL;
     for (i = 0; i < n_in; i++) if (!in[i] && !((info->optional >> i) & 1u)) return NULL;
-    for (i = 0; i < n_in; i++) if (in[i] && !tt__check_trace_escape(ctx, name, in[i])) return NULL;
+    for (i = 0; i < n_in; i++) if (in[i] && !tt__check_trace_escape(ctx, name, op, i, in[i])) return NULL;
     c.name = name; c.op = op; c.in = in; c.n_in = n_in; c.a = *a; c.packed_b = NULL; c.relu_after = false;
     tt__header_init(&hdr, ctx);
     if (!info->infer(ctx, &c, &hdr)) return NULL;
@@ -2277,7 +2314,8 @@ static bool tt__infer_reshape(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         if (shape[d] == -1 && infer < 0) { infer = d; continue; }
         known = shape[d] < 0 ? -1 : tt__mul_checked(known, shape[d]);
         if (known < 0) {
-            tt__fail(ctx, TT_ERR_ARG, "%s: size %D of axis %d is invalid (only one -1 is allowed)", c->name, shape[d], d);
+            tt__fail(ctx, TT_ERR_ARG, shape[d] < 0 ? "%s: shape[%d] is %D, expected sizes >= 0 and at most one -1"
+                                                   : "%s: shape[%d] is %D: the size of shape overflows", c->name, d, shape[d]);
             return false;
         }
     }
@@ -2285,14 +2323,15 @@ static bool tt__infer_reshape(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt__put_dims(&b, ndim, shape_in);
     if (infer >= 0) {
         if (known == 0 || x->numel % known != 0) {
-            tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot view %S (%D elements) as %s", c->name, x, x->numel, buf);
+            tt__fail(ctx, TT_ERR_SHAPE, "%s: x %S (%D elements) cannot take shape %s", c->name, x, x->numel, buf);
             return false;
         }
         shape[infer] = x->numel / known;
     }
     if (!tt__check_shape(ctx, c->name, ndim, shape, &numel)) return false;
     if (numel != x->numel) {
-        tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot view %S (%D elements) as %s (%D elements)", c->name, x, x->numel, buf, numel);
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: x %S (%D elements) cannot take shape %s (%D elements)", c->name, x, x->numel, buf,
+                 numel);
         return false;
     }
     if (!tt__view_strides(x, ndim, shape, stride)) {
@@ -2361,7 +2400,7 @@ static bool tt__infer_expand(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     char buf[16 * TT_MAX_DIMS];
     tt__buf b;
     if (ndim < x->ndim || ndim > TT_MAX_DIMS) {
-        tt__fail(ctx, TT_ERR_ARG, "%s: cannot expand %S to %d dims", c->name, x, ndim);
+        tt__fail(ctx, TT_ERR_ARG, "%s: ndim is %d, expected %d..%d (x is %S)", c->name, ndim, x->ndim, TT_MAX_DIMS, x);
         return false;
     }
     tt__buf_init(&b, buf, sizeof buf);
@@ -2373,8 +2412,13 @@ static bool tt__infer_expand(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         int xd = d - lead;
         int64_t want = shape[d], have = xd >= 0 ? x->shape[xd] : 1;
         if (xd >= 0 && want == -1) want = have;
-        if (want < 0 || (xd >= 0 && have != want && have != 1)) {
-            tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot expand %S to %s: axis %d has size %D, expected 1 or %D",
+        if (want < 0) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: shape %s has %D at axis %d, expected a size >= 0 (or -1 on an axis of x)",
+                     c->name, buf, want, d);
+            return false;
+        }
+        if (xd >= 0 && have != want && have != 1) {
+            tt__fail(ctx, TT_ERR_SHAPE, "%s: x %S cannot expand to shape %s: axis %d has size %D, expected 1 or %D",
                      c->name, x, buf, d, have, want);
             return false;
         }
@@ -2404,7 +2448,8 @@ static bool tt__infer_unsqueeze(tt_ctx *ctx, const tt__call *c, tt_tensor *out) 
     const tt_tensor *x = c->in[0];
     int a = tt__axis((int)c->a.i[0], x->ndim + 1), d;
     if (a < 0 || x->ndim >= TT_MAX_DIMS) {
-        tt__fail(ctx, TT_ERR_ARG, "%s: cannot insert axis %d into shape %S", c->name, (int)c->a.i[0], x);
+        tt__fail(ctx, TT_ERR_ARG, x->ndim >= TT_MAX_DIMS ? "%s: axis %d: x %S has TT_MAX_DIMS dims already"
+                 : "%s: axis %d is out of range for x %S", c->name, (int)c->a.i[0], x);
         return false;
     }
     tt__view_begin(out, x);
@@ -2502,15 +2547,20 @@ static bool tt__reshape_viewable(const tt_tensor *x, int ndim, const int64_t *sh
     return tt__view_strides(x, ndim, resolved, stride);
 }
 
-TT_API tt_tensor *tt_reshape(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
+/* PyTorch's reshape: a view where the strides allow, else a view of a contiguous copy. */
+static tt_tensor *tt__reshape_or_copy(tt_ctx *ctx, const char *name, tt_tensor *x, int ndim, const int64_t *shape) {
     tt__attrs a;
     if (!ctx || !x) return NULL;
-    if (!tt__check_array(ctx, "tt_reshape", shape, "shape", ndim, "ndim", 0, TT_MAX_DIMS)) return NULL;
-    if (!tt__reshape_viewable(x, ndim, shape)) {       /* PyTorch: copy, then view the copy */
+    if (!tt__check_array(ctx, name, shape, "shape", ndim, "ndim", 0, TT_MAX_DIMS)) return NULL;
+    if (!tt__reshape_viewable(x, ndim, shape)) {
         a = tt__attrs_ints((int64_t)x->dtype, 0, 0, 0);
-        x = tt__op1(ctx, "tt_reshape", TT__OP_COPY, x, &a);
+        x = tt__op1(ctx, name, TT__OP_COPY, x, &a);
     }
-    return tt__reshape_op(ctx, "tt_reshape", x, ndim, shape);
+    return tt__reshape_op(ctx, name, x, ndim, shape);
+}
+
+TT_API tt_tensor *tt_reshape(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
+    return tt__reshape_or_copy(ctx, "tt_reshape", x, ndim, shape);
 }
 TT_API tt_tensor *tt_view(tt_ctx *ctx, tt_tensor *x, int ndim, const int64_t *shape) {
     return tt__reshape_op(ctx, "tt_view", x, ndim, shape);
@@ -2558,25 +2608,19 @@ TT_API tt_tensor *tt_unsqueeze(tt_ctx *ctx, tt_tensor *x, int axis) {
 TT_API tt_tensor *tt_flatten(tt_ctx *ctx, tt_tensor *x, int start_axis, int end_axis) {
     int64_t shape[TT_MAX_DIMS];
     int s, e, d, n = 0;
-    tt__attrs a;
     if (!ctx || !x) return NULL;
     s = tt__axis_0d(start_axis, x->ndim);
     e = tt__axis_0d(end_axis, x->ndim);
     if (s < 0 || e < 0 || s > e)
         return (tt_tensor *)tt__fail(ctx, TT_ERR_ARG, "tt_flatten: start_axis %d and end_axis %d are invalid for "
                                      "shape %S", start_axis, end_axis, x);
-    if (x->ndim == 0) {                                /* a scalar becomes [1] */
-        shape[0] = 1;
-        a = tt__attrs_dims(1, shape);
-        return tt__op1(ctx, "tt_flatten", TT__OP_RESHAPE, x, &a);
-    }
+    shape[0] = 1;                                      /* a scalar becomes [1] */
     for (d = 0; d < s; d++) shape[n++] = x->shape[d];
     shape[n] = 1;
-    for (d = s; d <= e; d++) shape[n] *= x->shape[d];
+    for (d = s; d <= e && d < x->ndim; d++) shape[n] *= x->shape[d];
     n++;
     for (d = e + 1; d < x->ndim; d++) shape[n++] = x->shape[d];
-    a = tt__attrs_dims(n, shape);
-    return tt__op1(ctx, "tt_flatten", TT__OP_RESHAPE, x, &a);
+    return tt__reshape_or_copy(ctx, "tt_flatten", x, n, shape);   /* a copy where a view cannot do (PyTorch) */
 }
 
 /* ==========================================================================
@@ -3033,11 +3077,11 @@ static bool tt__exec_unary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 static bool tt__infer_binary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *a = c->in[0], *b = c->in[1];
     if (!tt__broadcast_shape(a->ndim, a->shape, b->ndim, b->shape, &out->ndim, out->shape)) {
-        tt__fail(ctx, TT_ERR_SHAPE, "%s: shapes %S and %S do not broadcast", c->name, a, b);
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: a %S and b %S do not broadcast", c->name, a, b);
         return false;
     }
     out->dtype = c->op >= TT__OP_EQ ? TT_BOOL : TT_F32;
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "a and b", out);
 }
 
 static bool tt__exec_binary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -3067,11 +3111,11 @@ static bool tt__infer_where(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     }
     if (!tt__broadcast_shape(cond->ndim, cond->shape, a->ndim, a->shape, &out->ndim, out->shape) ||
         !tt__broadcast_shape(out->ndim, out->shape, b->ndim, b->shape, &out->ndim, out->shape)) {
-        tt__fail(ctx, TT_ERR_SHAPE, "%s: shapes %S (cond), %S (a) and %S (b) do not broadcast", c->name, cond, a, b);
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: cond %S, a %S and b %S do not broadcast", c->name, cond, a, b);
         return false;
     }
     out->dtype = a->dtype == b->dtype ? a->dtype : TT_F32;
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "cond, a and b", out);
 }
 
 static bool tt__exec_where(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -3365,11 +3409,11 @@ static bool tt__infer_reduce(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         else out->shape[out->ndim++] = x->shape[d];
     }
     if (K == 0 && (c->op == TT__OP_MAX || c->op == TT__OP_MIN || tt__is_arg_reduce(c->op))) {
-        tt__fail(ctx, TT_ERR_SHAPE, "%s: cannot reduce an empty axis of %S (no identity)", c->name, x);
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: x %S has an empty axis to reduce (no identity)", c->name, x);
         return false;
     }
     out->dtype = tt__is_arg_reduce(c->op) ? TT_I32 : TT_F32;
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "x", out);
 }
 
 /* Row tasks (reductions, softmax, norms): about TT__TASK_ELEMS input elements each. */
@@ -3595,10 +3639,19 @@ static void tt__norm_task(void *arg, int64_t t, int thread) {
     }
 }
 
+/* eps of a normalization: a finite number >= 0 (NaN or a negative eps makes every output
+   NaN without a word). */
+static bool tt__check_eps(tt_ctx *ctx, const char *op, float eps) {
+    if (eps >= 0 && eps <= FLT_MAX) return true;
+    tt__fail(ctx, TT_ERR_ARG, "%s: eps is %g, expected a finite number >= 0", op, (double)eps);
+    return false;
+}
+
 /* LAYER_NORM / RMS_NORM: in = {x, weight?, bias?}, a.i[0] = n_dims, a.f[0] = eps. */
 static bool tt__infer_row_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0];
     int n_dims = (int)c->a.i[0];
+    if (!tt__check_eps(ctx, c->name, c->a.f[0])) return false;
     if (n_dims < 1 || n_dims > x->ndim) {
         tt__fail(ctx, TT_ERR_ARG, "%s: n_dims is %d, expected 1..%d for x %S", c->name, n_dims, x->ndim, x);
         return false;
@@ -3664,6 +3717,7 @@ static bool tt__check_nc(tt_ctx *ctx, const char *op, const tt_tensor *x) {
 /* in = {x, mean, var, weight?, bias?}, a.f[0] = eps. */
 static bool tt__infer_batch_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0];
+    if (!tt__check_eps(ctx, c->name, c->a.f[0])) return false;
     if (!tt__check_nc(ctx, c->name, x) ||
         !tt__check_channels(ctx, c->name, "running mean", c->in[1], x) ||
         !tt__check_channels(ctx, c->name, "running var", c->in[2], x) ||
@@ -3710,6 +3764,7 @@ TT_API tt_tensor *tt_batch_norm(tt_ctx *ctx, tt_tensor *x, tt_tensor *mean, tt_t
 static bool tt__infer_group_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0];
     int64_t groups = c->a.i[0];
+    if (!tt__check_eps(ctx, c->name, c->a.f[0])) return false;
     if (!tt__check_nc(ctx, c->name, x)) return false;
     if (groups < 1 || x->shape[1] % groups != 0) {
         tt__fail(ctx, TT_ERR_ARG, "%s: %D groups do not divide the %D channels of x %S", c->name, groups, x->shape[1], x);
@@ -4488,7 +4543,7 @@ static bool tt__infer_matmul(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (a->ndim > 1) out->shape[out->ndim++] = a2.shape[a2.ndim - 2];
     if (b->ndim > 1) out->shape[out->ndim++] = b2.shape[b2.ndim - 1];
     out->dtype = TT_F32;
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "a and b", out);
 }
 
 static bool tt__exec_matmul(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -4549,7 +4604,7 @@ static bool tt__infer_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     out->ndim = x->ndim;
     for (d = 0; d < x->ndim - 1; d++) out->shape[d] = x->shape[d];
     out->shape[x->ndim - 1] = w->shape[0];
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "x and weight", out);
 }
 
 static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -4765,8 +4820,8 @@ static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     oh = tt__out_size(x4.shape[2], w4.shape[2], p.stride[0], p.padding[0], p.dilation[0]);
     ow = tt__out_size(x4.shape[3], w4.shape[3], p.stride[1], p.padding[1], p.dilation[1]);
     if (oh < 1 || ow < 1) {
-        tt__fail(ctx, TT_ERR_SHAPE, "%s: kernel %S (dilated) does not fit input %S with padding %d,%d",
-                 c->name, w, x, p.padding[0], p.padding[1]);
+        tt__fail(ctx, TT_ERR_SHAPE, "%s: weight %S with dilation %d,%d does not fit x %S with padding %d,%d",
+                 c->name, w, p.dilation[0], p.dilation[1], x, p.padding[0], p.padding[1]);
         return false;
     }
     out->dtype = TT_F32;
@@ -4774,7 +4829,7 @@ static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     out->shape[0] = x->shape[0];
     out->shape[1] = w->shape[0];
     if (nd == 4) { out->shape[2] = oh; out->shape[3] = ow; } else out->shape[2] = ow;
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "padding", out);
 }
 
 /* Images per GEMM in the batched path: their column matrix stays under 16 MiB. */
@@ -5027,12 +5082,14 @@ static bool tt__infer_conv_nd(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         }
         out->shape[2 + i] = tt__conv_nd_out_size(tr, x->shape[2 + i], w->shape[2 + i], s, p, d, op);
         if (out->shape[2 + i] < 1) {
-            tt__fail(ctx, TT_ERR_SHAPE, "%s: kernel %S (dilated) does not fit input %S with padding %D on axis %d",
-                     c->name, w, x, p, 2 + i);
+            if (tr) tt__fail(ctx, TT_ERR_SHAPE, "%s: x %S and weight %S with stride %D, padding %D, dilation %D give no "
+                             "output on axis %d", c->name, x, w, s, p, d, 2 + i);
+            else tt__fail(ctx, TT_ERR_SHAPE, "%s: weight %S with dilation %D does not fit x %S with padding %D on axis %d",
+                          c->name, w, d, x, p, 2 + i);
             return false;
         }
     }
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, c->op == TT__OP_CONV_TRANSPOSE ? "stride, padding and output_padding" : "padding", out);
 }
 
 /* The geometry of one image as 3-D volumes: in[] (input), out[] (output), k[] (kernel). */
@@ -5286,12 +5343,12 @@ static bool tt__infer_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         }
         out->shape[2 + i] = tt__pool_out_size(x->shape[2 + i], k, st, p, d, c->a.i[TT__POOL_CEIL] != 0);
         if (out->shape[2 + i] < 1) {
-            tt__fail(ctx, TT_ERR_SHAPE, "%s: a window of %D (dilation %D) does not fit axis %d of input %S with padding %D",
+            tt__fail(ctx, TT_ERR_SHAPE, "%s: kernel %D (dilation %D) does not fit axis %d of x %S with padding %D",
                      c->name, k, d, 2 + i, x, p);
             return false;
         }
     }
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "kernel, stride and padding", out);
 }
 
 /* A pooling job: every plane is a D x H x W volume (1-D and 2-D pooling have D = H = 1 or
@@ -5471,14 +5528,14 @@ static bool tt__infer_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     int64_t oh = c->a.i[0], ow = c->a.i[1];
     if (x->ndim != 4) { tt__fail(ctx, TT_ERR_SHAPE, "%s: x is %S, expected [N,C,H,W]", c->name, x); return false; }
     if (oh < 1 || ow < 1 || x->shape[2] < 1 || x->shape[3] < 1) {
-        tt__fail(ctx, TT_ERR_ARG, "%s: output size %Dx%D for input %S: expected sizes >= 1 and a non-empty input",
+        tt__fail(ctx, TT_ERR_ARG, "%s: out_h is %D and out_w %D for x %S: expected sizes >= 1 and a non-empty x",
                  c->name, oh, ow, x);
         return false;
     }
     out->dtype = TT_F32;
     out->ndim = 4;
     out->shape[0] = x->shape[0]; out->shape[1] = x->shape[1]; out->shape[2] = oh; out->shape[3] = ow;
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "out_h and out_w", out);
 }
 
 /* PyTorch's source index step for an output index (compute_scales_value): 1/scale_factor
@@ -5497,12 +5554,14 @@ static int64_t tt__nearest_source(int64_t o, int64_t in, int64_t out, float scal
 }
 
 /* Bilinear taps along one axis: source indices i0 <= i1 and the weight of i1
-   (area_pixel_compute_source_index, then clamped as PyTorch's CPU kernel does). */
+   (area_pixel_compute_source_index, then clamped as PyTorch's CPU kernel does; an axis
+   whose size does not change is copied, as there). */
 static void tt__linear_source(int64_t o, int64_t in, int64_t out, float scale_factor, bool align, int64_t *i0,
                               int64_t *i1, float *w1) {
     float step = align ? (out > 1 ? (float)(in - 1) / (float)(out - 1) : 0.0f) : tt__resize_scale(in, out, scale_factor);
     float src = align ? step * (float)o : step * ((float)o + 0.5f) - 0.5f;
     float frac;
+    if (out == in) src = (float)o;                     /* PyTorch copies an axis that keeps its size */
     if (src < 0) src = 0;
     *i0 = tt__min64((int64_t)src, in - 1);
     frac = src - (float)*i0;
@@ -5641,8 +5700,12 @@ static bool tt__infer_concat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x0 = c->in[0];
     bool stack = c->op == TT__OP_STACK;
     int nd = x0->ndim + (stack ? 1 : 0), a = tt__axis((int)c->a.i[0], nd), i, d;
-    if (a < 0 || nd > TT_MAX_DIMS) {
-        tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for %s shape %S", c->name, (int)c->a.i[0],
+    if (nd > TT_MAX_DIMS) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: xs[0] %S has TT_MAX_DIMS dims already: stacking adds one", c->name, x0);
+        return false;
+    }
+    if (a < 0) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for %s xs[0] %S", c->name, (int)c->a.i[0],
                  stack ? "stacking" : "concatenating", x0);
         return false;
     }
@@ -5651,13 +5714,13 @@ static bool tt__infer_concat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         bool ok = x->ndim == x0->ndim;
         for (d = 0; ok && d < x0->ndim; d++) ok = (!stack && d == a) || x->shape[d] == x0->shape[d];
         if (!ok) {
-            tt__fail(ctx, TT_ERR_SHAPE, stack ? "%s: tensor %d has shape %S, tensor 0 has %S: all must match"
-                                              : "%s: tensor %d has shape %S, tensor 0 has %S: all sizes but axis %d must match",
+            tt__fail(ctx, TT_ERR_SHAPE, stack ? "%s: xs[%d] has shape %S, xs[0] has %S: all must match"
+                                              : "%s: xs[%d] has shape %S, xs[0] has %S: all sizes but axis %d must match",
                      c->name, i, x, x0, a);
             return false;
         }
         if (x->dtype != x0->dtype) {
-            tt__fail(ctx, TT_ERR_DTYPE, "%s: tensor %d is %T, tensor 0 is %T", c->name, i, (int)x->dtype, (int)x0->dtype);
+            tt__fail(ctx, TT_ERR_DTYPE, "%s: xs[%d] is %T, xs[0] is %T", c->name, i, (int)x->dtype, (int)x0->dtype);
             return false;
         }
     }
@@ -5665,7 +5728,7 @@ static bool tt__infer_concat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     out->ndim = nd;
     for (d = 0; d < nd; d++) out->shape[d] = stack ? (d < a ? x0->shape[d] : d == a ? c->n_in : x0->shape[d - 1]) : x0->shape[d];
     if (!stack) for (i = 1; i < c->n_in; i++) out->shape[a] += c->in[i]->shape[a];
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "xs", out);
 }
 
 static bool tt__exec_concat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -5786,7 +5849,7 @@ static bool tt__infer_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
             return false;
         }
     }
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "pads", out);
 }
 
 /* The index of x that output index o of a padded axis reads (before: the pad in front, n:
@@ -5860,22 +5923,22 @@ TT_API tt_tensor *tt_pad_ex(tt_ctx *ctx, tt_tensor *x, const int64_t *pads, int 
 }
 
 /* Every element of the i32 tensor index is in [0, limit); an error naming op otherwise. */
-static bool tt__check_indices(tt_ctx *ctx, const char *op, const tt_tensor *index, int64_t limit) {
+static bool tt__check_indices(tt_ctx *ctx, const char *op, const char *arg, const tt_tensor *index, int64_t limit) {
     int64_t i;
     for (i = 0; i < index->numel; i++) {
         int32_t v = ((const int32_t *)index->data)[tt__offset_of(index, i)];
         if (v < 0 || v >= limit) {
-            tt__fail(ctx, TT_ERR_INDEX, "%s: index %d (element %D of index %S) is out of range [0,%D)",
-                     op, (int)v, i, index, limit);
+            tt__fail(ctx, TT_ERR_INDEX, "%s: %s holds %d (element %D of %S), out of range [0,%D)",
+                     op, arg, (int)v, i, index, limit);
             return false;
         }
     }
     return true;
 }
 
-static bool tt__check_index_dtype(tt_ctx *ctx, const char *op, const tt_tensor *index) {
+static bool tt__check_index_dtype(tt_ctx *ctx, const char *op, const char *arg, const tt_tensor *index) {
     if (index->dtype == TT_I32) return true;
-    tt__fail(ctx, TT_ERR_DTYPE, "%s: index has dtype %T, expected i32", op, (int)index->dtype);
+    tt__fail(ctx, TT_ERR_DTYPE, "%s: %s has dtype %T, expected i32 (tt_from_int64 makes one)", op, arg, (int)index->dtype);
     return false;
 }
 
@@ -5889,7 +5952,7 @@ static bool tt__infer_gather(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0], *index = c->in[1];
     int a = tt__axis((int)c->a.i[0], x->ndim), d;
     if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", c->name, (int)c->a.i[0], x); return false; }
-    if (!tt__check_index_dtype(ctx, c->name, index)) return false;
+    if (!tt__check_index_dtype(ctx, c->name, c->op == TT__OP_EMBEDDING ? "indices" : "index", index)) return false;
     if (index->ndim != x->ndim) {
         tt__fail(ctx, TT_ERR_SHAPE, "%s: index %S must have as many axes as x %S", c->name, index, x);
         return false;
@@ -5908,7 +5971,7 @@ static bool tt__exec_gather(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     int a = tt__axis((int)c->a.i[0], x->ndim), d;
     size_t es = tt_dtype_size(x->dtype);
     int64_t i;
-    if (!tt__check_indices(ctx, c->name, index, x->shape[a])) return false;
+    if (!tt__check_indices(ctx, c->name, c->op == TT__OP_EMBEDDING ? "indices" : "index", index, x->shape[a])) return false;
     for (i = 0; i < out->numel; i++) {                  /* out[i0..] = x[i0.., index[i0..], ..] */
         int64_t rest = i, src = x->offset;
         int32_t v = ((const int32_t *)index->data)[tt__offset_of(index, i)];
@@ -5935,8 +5998,11 @@ static bool tt__infer_index_select(tt_ctx *ctx, const tt__call *c, tt_tensor *ou
     int d;
     if (c->op == TT__OP_EMBEDDING) {
         if (x->ndim != 2) { tt__fail(ctx, TT_ERR_SHAPE, "%s: weight has shape %S, expected [V,D]", c->name, x); return false; }
-        if (!tt__check_index_dtype(ctx, c->name, index)) return false;
-        if (index->ndim >= TT_MAX_DIMS) { tt__fail(ctx, TT_ERR_SHAPE, "%s: indices %S have too many axes", c->name, index); return false; }
+        if (!tt__check_index_dtype(ctx, c->name, c->op == TT__OP_EMBEDDING ? "indices" : "index", index)) return false;
+        if (index->ndim >= TT_MAX_DIMS) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: indices %S: the result would have more than TT_MAX_DIMS dims", c->name, index);
+            return false;
+        }
         out->dtype = x->dtype;
         out->ndim = index->ndim + 1;
         for (d = 0; d < index->ndim; d++) out->shape[d] = index->shape[d];
@@ -5944,20 +6010,21 @@ static bool tt__infer_index_select(tt_ctx *ctx, const tt__call *c, tt_tensor *ou
     } else {
         int a = tt__axis((int)c->a.i[0], x->ndim);
         if (a < 0) { tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range for shape %S", c->name, (int)c->a.i[0], x); return false; }
-        if (!tt__check_index_dtype(ctx, c->name, index)) return false;
+        if (!tt__check_index_dtype(ctx, c->name, c->op == TT__OP_EMBEDDING ? "indices" : "index", index)) return false;
         if (index->ndim != 1) { tt__fail(ctx, TT_ERR_SHAPE, "%s: index has shape %S, expected a 1-D tensor", c->name, index); return false; }
         out->dtype = x->dtype;
         out->ndim = x->ndim;
         for (d = 0; d < x->ndim; d++) out->shape[d] = d == a ? index->numel : x->shape[d];
     }
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, c->op == TT__OP_EMBEDDING ? "indices" : "index", out);
 }
 
 static bool tt__exec_index_select(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_tensor *x = c->in[0], *index = c->in[1], dst_all = *out;
     int a = c->op == TT__OP_EMBEDDING ? 0 : tt__axis((int)c->a.i[0], x->ndim);
     int64_t k;
-    if (!tt__check_indices(ctx, c->name, index, x->shape[a])) return false;
+    if (a < 0) return false;                           /* infer checked it */
+    if (!tt__check_indices(ctx, c->name, c->op == TT__OP_EMBEDDING ? "indices" : "index", index, x->shape[a])) return false;
     if (c->op == TT__OP_EMBEDDING) {                   /* out seen as [n, D] rows */
         dst_all.ndim = 2;
         dst_all.shape[0] = index->numel;
@@ -6048,7 +6115,11 @@ static int tt__repeat_plan(tt_ctx *ctx, const tt__call *c, int64_t *reps, tt_ten
         int xd = d - (D - x->ndim);
         out->shape[d] = tt__mul_checked(xd >= 0 ? x->shape[xd] : 1, reps[d]);
         total = out->shape[d] < 0 ? -1 : tt__mul_checked(total, out->shape[d]);
-        if (total < 0 || total > TT__MAX_NUMEL) { tt__fail(ctx, TT_ERR_ARG, "%s: size of the result overflows", c->name); return -1; }
+        if (total < 0 || total > TT__MAX_NUMEL) {
+            tt__fail(ctx, TT_ERR_ARG, "%s: size of the result overflows (more than 2^59 elements); it comes from %s",
+                     c->name, c->op == TT__OP_TILE ? "reps" : "repeats");
+            return -1;
+        }
     }
     return D;
 }
@@ -6056,7 +6127,7 @@ static int tt__repeat_plan(tt_ctx *ctx, const tt__call *c, int64_t *reps, tt_ten
 static bool tt__infer_repeat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     int64_t reps[TT_MAX_DIMS];
     if (tt__repeat_plan(ctx, c, reps, out) < 0) return false;
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, c->op == TT__OP_TILE ? "reps" : "repeats", out);
 }
 
 /* One axis at a time: each step repeats one axis of a contiguous tensor (the last step
@@ -6112,7 +6183,8 @@ static bool tt__infer_flip(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     for (i = 0; i < n; i++) {
         int a = tt__axis((int)c->a.i[1 + i], x->ndim);
         if (a < 0 || ((seen >> a) & 1)) {
-            tt__fail(ctx, TT_ERR_ARG, "%s: axis %d is out of range or repeated for shape %S", c->name, (int)c->a.i[1 + i], x);
+            tt__fail(ctx, TT_ERR_ARG, "%s: axes[%d] = %d is out of range or repeated for shape %S", c->name, i,
+                     (int)c->a.i[1 + i], x);
             return false;
         }
         seen |= (int64_t)1 << a;
@@ -6156,7 +6228,7 @@ static bool tt__infer_shape_as_tensor(tt_ctx *ctx, const tt__call *c, tt_tensor 
     out->dtype = TT_I32;
     out->ndim = 1;
     out->shape[0] = c->in[0]->ndim;
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "x", out);
 }
 
 static bool tt__exec_shape_as_tensor(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
@@ -6187,6 +6259,10 @@ static bool tt__infer_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *q = c->in[0], *k = c->in[1], *v = c->in[2], *mask = c->in[3];
     int64_t bs[TT_MAX_DIMS], L, S;
     int nb, d;
+    if (c->a.f[0] != c->a.f[0] || c->a.f[0] > FLT_MAX) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: scale is %g, expected a finite number (<= 0: 1/sqrt(E))", c->name, (double)c->a.f[0]);
+        return false;
+    }
     if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2) {
         tt__fail(ctx, TT_ERR_SHAPE, "%s: q %S, k %S, v %S: expected at least 2 axes each", c->name, q, k, v);
         return false;
@@ -6224,7 +6300,7 @@ static bool tt__infer_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         }
     }
     out->shape[nb + 1] = v->shape[v->ndim - 1];
-    return tt__header_finish(ctx, c->name, out);
+    return tt__header_finish(ctx, c->name, "q, k and v", out);
 }
 
 #define TT__ATT_BQ 48               /* query rows per task (a multiple of every NR) */
@@ -6645,8 +6721,8 @@ TT_API tt_status tt_trace_begin(tt_ctx *ctx) {
     struct tt__trace *tr;
 #endif
     if (!ctx) return TT_ERR_ARG;
-    if (ctx->trace) return TT__FAIL_STATUS(ctx, TT_ERR_STATE, "tt_trace_begin: a trace is already running on this "
-                                           "context (traces do not nest)");
+    if (ctx->trace) return TT__FAIL_STATUS(ctx, TT_ERR_STATE, "tt_trace_begin: a trace is already running on ctx "
+                                           "(traces do not nest)");
 #ifdef TT_NO_MALLOC
     return TT__FAIL_STATUS(ctx, TT_ERR_UNSUPPORTED, "tt_trace_begin: tracing needs a heap (TT_NO_MALLOC build)");
 #else
@@ -6805,7 +6881,7 @@ TT_API tt_graph *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outp
     int i;
     if (!ctx) return NULL;
     tr = ctx->trace;
-    if (!tr) return (tt_graph *)tt__fail(ctx, TT_ERR_STATE, "tt_trace_end: no trace is running (call tt_trace_begin first)");
+    if (!tr) return (tt_graph *)tt__fail(ctx, TT_ERR_STATE, "tt_trace_end: no trace is running on ctx (call tt_trace_begin first)");
     ctx->trace = NULL;                                 /* the trace ends whatever happens next */
     g = ctx->status == TT_OK ? (tt_graph *)tt__heap_alloc(&tr->tape.alloc, sizeof *g) : NULL;
     if (!g) {
@@ -6831,8 +6907,9 @@ TT_API tt_graph *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outp
         bool ok = t && t->trace_epoch == epoch && id >= 0 && id < tp->n_values && tp->values[id].ref == t &&
                   (tp->values[id].kind == TT__V_NODE || tp->values[id].kind == TT__V_INPUT);
         if (!ok) {
-            tt__fail(ctx, TT_ERR_ARG, "tt_trace_end: output %d %s was not produced in the trace (it is NULL, a "
-                     "parameter, a constant or a tensor made outside the trace)", i, t ? "" : "(NULL)");
+            if (!t) tt__fail(ctx, TT_ERR_ARG, "tt_trace_end: outputs[%d] is NULL", i);
+            else tt__fail(ctx, TT_ERR_ARG, "tt_trace_end: outputs[%d] %S was not produced in the trace (it is a "
+                          "parameter, a constant or a tensor made outside the trace)", i, t);
             tt_graph_destroy(g);
             return NULL;
         }
@@ -7140,7 +7217,8 @@ static int tt__epilogue_head(const tt_graph *g, const tt__group *G, int gi, cons
         for (q = 0; q < g->n_order; q++) if (g->order[q] == val->node) h = q;
         if (h < 0) continue;
         j = g->tape.nodes[g->order[h]].op;
-        if (j != TT__OP_MATMUL && j != TT__OP_LINEAR && j != TT__OP_CONV2D && j != TT__OP_CONV1D) continue;
+        if (j != TT__OP_MATMUL && j != TT__OP_LINEAR && j != TT__OP_CONV2D && j != TT__OP_CONV1D && j != TT__OP_CONV3D &&
+            j != TT__OP_CONV_TRANSPOSE) continue;
         for (q = 0; q < g->n_order && uses >= 0; q++) {
             const tt__node *m = &g->tape.nodes[g->order[q]];
             for (j = 0; j < m->n_in; j++)
@@ -7381,7 +7459,8 @@ static bool tt__program_is_head_relu(const tt_graph *g, const struct tt__program
     int op;
     if (pr->head < 0 || pr->n_uops != 3 || pr->n_out != 1 || pr->head_out != 0 || pr->n_in != 1) return false;
     op = g->tape.nodes[pr->head].op;
-    if (op != TT__OP_LINEAR && op != TT__OP_CONV2D && op != TT__OP_CONV1D) return false;
+    if (op != TT__OP_LINEAR && op != TT__OP_CONV2D && op != TT__OP_CONV1D && op != TT__OP_CONV3D &&
+        op != TT__OP_CONV_TRANSPOSE) return false;
     return u[0].kind == TT__U_LOAD && u[0].a == pr->head_input && u[1].kind == TT__U_UNARY && u[1].op == TT__OP_RELU &&
            u[1].a == u[0].dst && u[2].kind == TT__U_STORE && u[2].a == u[1].dst && u[2].b == 0;
 }
@@ -7878,7 +7957,15 @@ static void tt__poison_dead(tt_graph *g, int p) {
     }
 }
 
-TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) { if (g) g->debug = flags; }
+TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) {
+    if (!g) return;
+    if (flags & ~(unsigned)TT_DEBUG_POISON) {
+        tt__gfail(g, TT_ERR_ARG, "tt_graph_set_debug: flags has unknown bits (%D), expected TT_DEBUG_* bits",
+                  (int64_t)(flags & ~(unsigned)TT_DEBUG_POISON));
+        return;
+    }
+    g->debug = flags;
+}
 
 /* Runs the node at position p; with measure, records the most scratch it took. */
 static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *measure) {
@@ -8042,12 +8129,12 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
 static tt_status tt__bind_input(tt_graph *g, const char *fn, int i, tt_tensor *t) {
     int v = g->tape.inputs[i];
     const tt__value *val = &g->tape.values[v];
-    if (!t) return tt__gfail(g, TT_ERR_ARG, "%s: input %d ('%s') is NULL", fn, i, val->name);
+    if (!t) return tt__gfail(g, TT_ERR_ARG, "%s: inputs[%d] ('%s') is NULL", fn, i, val->name);
     if (t->dtype != val->meta.dtype)
-        return tt__gfail(g, TT_ERR_DTYPE, "%s: input %d ('%s') has dtype %T; the graph was traced for %T %S",
+        return tt__gfail(g, TT_ERR_DTYPE, "%s: inputs[%d] ('%s') has dtype %T; the graph was traced for %T %S",
                          fn, i, val->name, (int)t->dtype, (int)val->meta.dtype, &val->meta);
     if (!tt_same_shape(t, &val->meta))
-        return tt__gfail(g, TT_ERR_SHAPE, "%s: input %d ('%s') has shape %S; the graph was traced for %S "
+        return tt__gfail(g, TT_ERR_SHAPE, "%s: inputs[%d] ('%s') has shape %S; the graph was traced for %S "
                          "(trace again, or use one graph per shape)", fn, i, val->name, t, &val->meta);
     if (g->offset[v] < 0) return TT_OK;                /* not used by any live node */
     if (tt_is_contiguous(t)) {                         /* standard strides: the layout the dry run saw */
@@ -8101,7 +8188,15 @@ TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_input
 }
 
 TT_API tt_tensor *tt_graph_output(tt_graph *g, int i) {
-    if (!g || i < 0 || i >= g->n_outputs || !g->compiled || !g->has_run) return NULL;
+    if (!g) return NULL;
+    if (i < 0 || i >= g->n_outputs) {
+        tt__gfail(g, TT_ERR_ARG, "tt_graph_output: i is %d, expected 0..%d", i, g->n_outputs - 1);
+        return NULL;
+    }
+    if (!g->compiled || !g->has_run) {
+        tt__gfail(g, TT_ERR_STATE, "tt_graph_output: g has not run successfully since it was compiled");
+        return NULL;
+    }
     return &g->rt[tt__rv(g, g->outputs[i])];
 }
 
@@ -8362,6 +8457,12 @@ TT_API tt_graph *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *
     if (!ctx) return NULL;
     if (!fn) return (tt_graph *)tt__fail(ctx, TT_ERR_ARG, "tt_trace: fn is NULL");
     if (!tt__check_array(ctx, "tt_trace", inputs, "inputs", n_inputs, "n_inputs", 0, INT32_MAX)) return NULL;
+    for (i = 0; i < n_inputs; i++) {
+        if (!inputs[i]) return NULL;                   /* an earlier failure made it: already reported */
+        if (inputs[i]->ctx != ctx)
+            return (tt_graph *)tt__fail(ctx, TT_ERR_ARG, "tt_trace: inputs[%d] belongs to another context than ctx", i);
+    }
+    if (ctx->trace) return (tt_graph *)tt__fail(ctx, TT_ERR_STATE, "tt_trace: a trace is already running on ctx");
     if (tt_trace_begin(ctx) != TT_OK) return NULL;
     scope = tt_scope_begin(ctx);                       /* the trace's intermediates go at the end */
     for (i = 0; i < n_inputs; i++) {
@@ -8370,17 +8471,12 @@ TT_API tt_graph *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *
         tt__buf_init(&b, name, sizeof name);
         tt__put(&b, "input");
         tt__put_i64(&b, i);
-        if (!inputs[i] || inputs[i]->ctx != ctx) {
-            tt__fail(ctx, TT_ERR_ARG, "tt_trace: input %d is NULL or belongs to another context", i);
-            break;
-        }
         tt_trace_input(ctx, inputs[i], name);
     }
     n = ctx->status == TT_OK ? fn(ctx, inputs, n_inputs, outs, 16, user) : -1;
-    if ((n < 0 || n > 16) && ctx->status == TT_OK)
-        tt__fail(ctx, TT_ERR_ARG, "tt_trace: the forward function returned %d outputs, expected 1..16", n);
-    if (n > 16) n = -1;
-    g = tt_trace_end(ctx, outs, n < 0 ? 0 : n);
+    if ((n < 1 || n > 16) && ctx->status == TT_OK)
+        tt__fail(ctx, TT_ERR_ARG, "tt_trace: fn returned %d outputs, expected 1..16", n);
+    g = tt_trace_end(ctx, outs, n < 1 || n > 16 ? 1 : n);   /* ends the trace; NULL after an error */
     tt_scope_end(ctx, scope);
     return g;
 }
@@ -8427,10 +8523,13 @@ static bool tt__graph_fits(const tt_graph *g, tt_tensor *const *inputs, int n) {
     return true;
 }
 
-static tt_status tt__cc_fail(tt_compiled *cc, tt_status st, const char *msg) {
+/* Records "fn: msg" (msg may be the message of the context or graph that failed). */
+static tt_status tt__cc_fail(tt_compiled *cc, tt_status st, const char *fn, const char *msg) {
     tt__buf b;
     cc->status = st;
     tt__buf_init(&b, cc->msg, sizeof cc->msg);
+    tt__put(&b, fn);
+    tt__put(&b, ": ");
     tt__put(&b, msg);
     return st;
 }
@@ -8441,32 +8540,52 @@ TT_API tt_status tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, int 
     if (!cc) return TT_ERR_ARG;
     cc->status = TT_OK;
     cc->msg[0] = '\0';
-    if (n_inputs < 1 || !inputs || !inputs[0]) return tt__cc_fail(cc, TT_ERR_ARG, "tt_compiled_run: needs at least one input");
+    if (n_inputs < 1) return tt__cc_fail(cc, TT_ERR_ARG, "tt_compiled_run", "n_inputs is below 1, expected at least one input");
+    if (!inputs) return tt__cc_fail(cc, TT_ERR_ARG, "tt_compiled_run", "inputs is NULL");
+    for (i = 0; i < n_inputs; i++)
+        if (!inputs[i]) return tt__cc_fail(cc, TT_ERR_ARG, "tt_compiled_run", "inputs holds a NULL tensor");
     for (i = 0; i < cc->n_graphs; i++) if (tt__graph_fits(cc->graphs[i], inputs, n_inputs)) break;
     if (i == cc->n_graphs) {                           /* a new shape set: trace and compile */
         tt_ctx *ctx = inputs[0]->ctx;
         if (cc->n_graphs >= cc->max_graphs)
-            return tt__cc_fail(cc, TT_ERR_STATE, "tt_compiled_run: the recompile limit is reached (max_graphs shape "
+            return tt__cc_fail(cc, TT_ERR_STATE, "tt_compiled_run", "the recompile limit is reached (max_graphs shape "
                                "sets already compiled); input shapes vary too much");
         g = tt_trace(ctx, cc->fn, cc->user, inputs, n_inputs);
         if (!g) {
-            tt__cc_fail(cc, ctx && ctx->status != TT_OK ? ctx->status : TT_ERR_STATE, ctx && tt_error(ctx) ? tt_error(ctx) : "tt_compiled_run: tracing failed");
+            tt__cc_fail(cc, ctx->status != TT_OK ? ctx->status : TT_ERR_STATE, "tt_compiled_run",
+                        tt_error(ctx) ? tt_error(ctx) : "tracing fn failed");
             return cc->status;
         }
         if (tt_graph_compile(g, cc->mode, cc->passes) != TT_OK) {
-            tt__cc_fail(cc, g->status, g->msg);
+            tt__cc_fail(cc, g->status, "tt_compiled_run", g->msg);
             tt_graph_destroy(g);
             return cc->status;
         }
         cc->graphs[cc->n_graphs++] = g;
     }
     cc->last = i;
-    if (tt_graph_run(cc->graphs[i], inputs, n_inputs) != TT_OK) return tt__cc_fail(cc, cc->graphs[i]->status, cc->graphs[i]->msg);
+    g = cc->graphs[i];
+    tt_graph_clear_error(g);
+    if (tt_graph_run(g, inputs, n_inputs) != TT_OK) {
+        cc->last = -1;
+        return tt__cc_fail(cc, g->status, "tt_compiled_run", g->msg);
+    }
     return TT_OK;
 }
 
 TT_API tt_tensor *tt_compiled_output(tt_compiled *cc, int i) {
-    return cc && cc->last >= 0 ? tt_graph_output(cc->graphs[cc->last], i) : NULL;
+    tt_graph *g;
+    if (!cc) return NULL;
+    if (cc->last < 0) {
+        tt__cc_fail(cc, TT_ERR_STATE, "tt_compiled_output", "cc has no successful run to give outputs of");
+        return NULL;
+    }
+    g = cc->graphs[cc->last];
+    if (i < 0 || i >= g->n_outputs) {
+        tt__cc_fail(cc, TT_ERR_ARG, "tt_compiled_output", "i is out of range for the outputs of fn");
+        return NULL;
+    }
+    return tt_graph_output(g, i);
 }
 TT_API int tt_compiled_num_graphs(const tt_compiled *cc) { return cc ? cc->n_graphs : 0; }
 TT_API const char *tt_compiled_error(const tt_compiled *cc) {
