@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.3.0 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.4.0 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -57,7 +57,7 @@
      written straight and checked once at the end. Nothing aborts on user error; running
      out of arena memory is an error like any other. tt_clear_error() resets the state.
 
-   LIMITS (v0.3)
+   LIMITS (v0.4)
      All arithmetic computes in f32; f16/bf16 are storage types (tt_cast converts them).
      Arithmetic on i32/bool inputs converts them to f32. Tensors have at most TT_MAX_DIMS dims.
      Tracing needs the heap. SIMD kernels (AVX-512, AVX2+FMA) are chosen at compile time:
@@ -71,6 +71,12 @@
      cache-blocked SGEMM; attention is flash-style (one score tile per thread).
 
    RECENT CHANGES
+     0.4.0  hardening: every misuse is an error naming the function and the argument, sizes
+            checked for overflow, frozen graphs own their parameters, -ffast-math refused;
+            tt_trace_input takes the context first (API change); 0-d tensors take axis 0/-1;
+            conv3d, transposed convolution, 1-D/3-D pooling with ceil_mode and exclude_pad,
+            reflect/replicate/circular padding, bilinear and scale-factor upsampling,
+            tt_reshape copies when it must, tt_from_int64.
      0.3.0  threads (pool per context, deterministic tasks), packed SGEMM with AVX-512/AVX2
             micro-kernels, direct depthwise conv, flash-style attention, vectorized erf,
             softmax, norms and reductions.
@@ -89,9 +95,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  3
+#define TT_VERSION_MINOR  4
 #define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.3.0"
+#define TT_VERSION_STRING "0.4.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */
