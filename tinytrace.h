@@ -2745,13 +2745,15 @@ static void tt__loop_next(tt__loop *L) {
 
 /* NumPy broadcasting of two shapes (aligned at the last axis); false if they clash. */
 static bool tt__broadcast_shape(int an, const int64_t *as, int bn, const int64_t *bs, int *on, int64_t *os) {
+    int64_t shape[TT_MAX_DIMS];                        /* os may be as or bs: write it at the end */
     int n = an > bn ? an : bn, d;
     for (d = 0; d < n; d++) {
         int ad = an - n + d, bd = bn - n + d;
         int64_t sa = ad >= 0 ? as[ad] : 1, sb = bd >= 0 ? bs[bd] : 1;
         if (sa != sb && sa != 1 && sb != 1) return false;
-        os[d] = sa == 1 ? sb : sa;
+        shape[d] = sa == 1 ? sb : sa;
     }
+    for (d = 0; d < n; d++) os[d] = shape[d];
     *on = n;
     return true;
 }
@@ -7304,7 +7306,11 @@ static tt_status tt__pass_fuse(tt_graph *g, bool epilogue) {
                 pr->head = j >= 0 && hk < pr->n_in ? heads[gi] : -1;
                 pr->head_input = hk;
                 pr->head_out = j;
-                if (pr->head < 0) head_n_in = 0;
+                if (pr->head < 0) {                    /* no f32 output to write into: the head runs alone */
+                    new_order[new_n++] = heads[gi];
+                    head = NULL;
+                    head_n_in = 0;
+                }
             }
             if (pr->n_out == 0 || (pr->head < 0 && groups[gi].n_members < 2) ||
                 !tt__grow(&g->tape.alloc, (void **)&g->tape.pool, &g->tape.cap_pool, g->tape.n_pool + pr->n_in + head_n_in, sizeof(int))) {
@@ -8265,16 +8271,17 @@ static bool tt__compare(const tt_tensor *got, const tt_tensor *want, double atol
     return ok;
 }
 
-/* Runs every traced node eagerly (no passes) in ctx; ref[v] gets each value's tensor. */
-static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor **ref) {
+/* Runs every traced node eagerly (no passes) in ctx on the user's inputs (the graph binds
+   only those its live nodes read); ref[v] gets each value's tensor. */
+static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor *const *inputs, tt_tensor **ref) {
     tt_tensor *ins[TT__FUSE_MAX_IN + 4];
     int i, k;
     for (i = 0; i < g->n_traced_values; i++) {
         tt__value *v = &g->tape.values[i];
         if (v->kind == TT__V_PARAM) ref[i] = v->ref ? v->ref : &v->meta;
         if (v->kind == TT__V_CONST) ref[i] = &v->meta;
-        if (v->kind == TT__V_INPUT) ref[i] = &g->rt[i];
     }
+    for (i = 0; i < g->tape.n_inputs; i++) ref[g->tape.inputs[i]] = inputs[i];
     for (i = 0; i < g->n_traced_nodes; i++) {
         const tt__node *n = &g->traced[i];             /* as traced: passes may have rewritten tape.nodes */
         const tt__op_info *info = &tt__op_table[n->op];
@@ -8334,7 +8341,7 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
     for (w = 0; w < g->tape.n_values; w++) stands_for[w] = w;
     for (w = 0; w < g->n_traced_values; w++)
         if (tt__rv(g, w) < g->tape.n_values && w > stands_for[tt__rv(g, w)]) stands_for[tt__rv(g, w)] = w;
-    if (!tt__run_tape(g, ctx, ref)) {
+    if (!tt__run_tape(g, ctx, inputs, ref)) {
         tt__gfail(g, ctx->status != TT_OK ? ctx->status : TT_ERR_STATE, "tt_graph_check: the eager tape failed: %s",
                   ctx->status != TT_OK ? ctx->msg : "?");
         tt_ctx_destroy(ctx);

@@ -182,6 +182,78 @@ static void test_scalar_axes(void) {
     tt_ctx_destroy(c);
 }
 
+/* Broadcasting a third operand wrote the shape it was still reading (tt_where with b of
+   higher rank, attention with v of higher batch rank): a wrong shape and reads past a
+   and cond. Found by tests/fuzz_ops.c. */
+static void test_broadcast_third_operand(void) {
+    tt_ctx *c = tu_ctx();
+    static const float av[2] = {-1.0f, 2.0f}, bv[3] = {10.0f, 20.0f, 30.0f};
+    int64_t s2[1] = {2}, s31[2] = {3, 1}, sq[3] = {3, 4, 8}, sk[3] = {3, 5, 8}, sv[4] = {2, 1, 5, 6};
+    tt_tensor *a = tt_from_data(c, TT_F32, 1, s2, av), *b = tt_from_data(c, TT_F32, 2, s31, bv);
+    tt_tensor *y = tt_where(c, tt_gt(c, a, tt_scalar(c, 0.0f)), a, b), *o;
+    float got[6];
+    int i, j;
+    if (CHECK(y != NULL) && CHECK_EQ_INT(y->ndim, 2) && CHECK_EQ_INT(y->shape[0], 3) && CHECK_EQ_INT(y->shape[1], 2) &&
+        CHECK_EQ_INT(tt_copy_to_f32(c, y, got, 6), TT_OK))
+        for (i = 0; i < 3; i++)
+            for (j = 0; j < 2; j++) CHECK_NEAR(got[i * 2 + j], av[j] > 0 ? av[j] : bv[i], 0, 0);
+    o = tt_scaled_dot_product_attention(c, tt_randn(c, 1, 3, sq), tt_randn(c, 2, 3, sk), tt_randn(c, 3, 4, sv), NULL,
+                                        false, 0.0f);
+    if (CHECK(o != NULL) && CHECK_EQ_INT(o->ndim, 4)) {
+        CHECK_EQ_INT(o->shape[0], 2);
+        CHECK_EQ_INT(o->shape[1], 3);
+        CHECK_EQ_INT(o->shape[2], 4);
+        CHECK_EQ_INT(o->shape[3], 6);
+    }
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
+/* A linear whose fused group stores no f32 value (neg, then a cast to f16) was dropped from
+   the schedule by epilogue fusion: the group read a buffer nothing wrote. Found by
+   tests/fuzz_ops.c. */
+static void test_epilogue_without_f32_output(void) {
+    tt_ctx *wc = tu_ctx(), *c = tu_ctx();
+    int64_t sx[2] = {4, 3}, sw[2] = {2, 3};
+    tt_tensor *x = tt_randn(c, 1, 2, sx), *w = tt_randn(wc, 2, 2, sw), *y;
+    tt_graph *g;
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(c, x, "x");
+    y = tt_cast(c, tt_neg(c, tt_linear(c, x, w, NULL)), TT_F16);
+    g = tt_trace_end(c, &y, 1);
+    if (CHECK(g != NULL) && CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL), TT_OK) &&
+        CHECK_EQ_INT(tt_graph_run(g, &x, 1), TT_OK))
+        CHECK_SAME_BITS(c, tt_graph_output(g, 0), y);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(wc);
+    tt_ctx_destroy(c);
+}
+
+/* tt_graph_check ran the traced nodes on the graph's bound inputs, and an input that only
+   dead code read was never bound (a NULL data pointer). Found by tests/fuzz_ops.c. */
+static void test_check_with_dead_input(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t s[2] = {3, 8};
+    tt_tensor *in[2], *y;
+    tt_check_report rep;
+    tt_graph *g;
+    in[0] = tt_randn(c, 1, 2, s);
+    in[1] = tt_randn(c, 2, 2, s);
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    tt_trace_input(c, in[0], "x");
+    tt_trace_input(c, in[1], "z");
+    y = tt_neg(c, in[0]);
+    (void)tt_sigmoid(c, in[1]);                        /* dead: the only reader of z */
+    g = tt_trace_end(c, &y, 1);
+    if (CHECK(g != NULL) && CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, (unsigned)TT_PASS_DCE), TT_OK)) {
+        CHECK_EQ_INT(tt_graph_check(g, in, 2, 0.0, 0.0, &rep), TT_OK);
+        CHECK(rep.ok);
+    }
+    tt_graph_destroy(g);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
 TT_TEST_GROUP(harden) = {
     {"freeze_then_free_params", test_freeze_then_free_params},
     {"size_overflow", test_size_overflow},
@@ -189,5 +261,8 @@ TT_TEST_GROUP(harden) = {
     {"trace_escape_to_other_context", test_trace_escape_to_other_context},
     {"scope_misuse", test_scope_misuse},
     {"scalar_axes", test_scalar_axes},
+    {"broadcast_third_operand", test_broadcast_third_operand},
+    {"epilogue_without_f32_output", test_epilogue_without_f32_output},
+    {"check_with_dead_input", test_check_with_dead_input},
     {NULL, NULL}
 };
