@@ -7,6 +7,8 @@
 #                   AddressSanitizer + UBSan (plain, and -march=native);
 #                   ends with "N passed, N failed"
 #   make test-quick the suite once, gcc C99 (TEST_FILES=tests/test_x.c limits it; BUILD=dir)
+#   make test-valgrind  the C99 suite under valgrind memcheck (minutes)
+#   make fuzz       both libFuzzer targets, FUZZ_SECONDS each (default 60)
 #   make bench      the benchmark suite: machine limits, then every workload eager and compiled
 #                   on 1 and all threads; one table, also in bench/out/results.csv (never part of test)
 #   make clean      remove build/
@@ -30,7 +32,7 @@ SANITIZE   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 ARM_CC     ?= arm-none-eabi-gcc
 ARM_FLAGS  := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -Os
 
-.PHONY: all demo test test-quick compile-matrix check-api examples bench clean
+.PHONY: all demo test test-quick test-valgrind compile-matrix check-api fuzz examples bench clean
 
 all: examples
 
@@ -127,6 +129,27 @@ test: compile-matrix check-api $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD
 
 test-quick: $(BUILD)/test_c99
 	./$(BUILD)/test_c99
+
+# The two libFuzzer targets (clang): a differential fuzzer of random programs, eager against
+# traced and compiled, and random hostile arguments to every public function. Each runs
+# FUZZ_SECONDS (default 60; the issue's long runs used 1800) on its corpus in build/; a
+# fixed-seed slice of both is part of `make test` (tests/test_fuzz_*.c).
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -std=c11 -O1 -g -DTT_LIBFUZZER -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+fuzz: $(BUILD)/fuzz_ops $(BUILD)/fuzz_args
+	@mkdir -p $(BUILD)/corpus_ops $(BUILD)/corpus_args
+	./$(BUILD)/fuzz_ops -max_total_time=$(FUZZ_SECONDS) -max_len=512 $(BUILD)/corpus_ops
+	./$(BUILD)/fuzz_args -max_total_time=$(FUZZ_SECONDS) -max_len=1024 $(BUILD)/corpus_args
+
+$(BUILD)/fuzz_%: tests/fuzz_%.c tinytrace.h
+	@mkdir -p $(BUILD)
+	$(CLANG) $(FUZZ_FLAGS) $< -o $@ -lm -lpthread
+
+# The suite under valgrind (memcheck; slow: minutes), for what the sanitizers cannot see.
+test-valgrind: $(BUILD)/test_c99
+	valgrind -q --error-exitcode=1 --leak-check=full ./$(BUILD)/test_c99 > $(BUILD)/test_valgrind.log || { cat $(BUILD)/test_valgrind.log; exit 1; }
+	@tail -n 1 $(BUILD)/test_valgrind.log
 
 # One program, one table (also in bench/out/results.csv); BENCH_ARGS="sgemm chain" runs the
 # workloads whose names contain one of the words, BENCH_QUICK=1 a few runs of each.
