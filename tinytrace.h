@@ -5414,8 +5414,9 @@ static void tt__pool_row(const tt__pool_job *j, const float *src, float *dst, in
         if (id < 0 || id >= j->in[0]) continue;
         for (kh = 0; kh < j->k[1]; kh++) {
             int64_t ih = oh * j->s[1] - j->p[1] + kh * j->d[1];
-            const float *row = src + (id * j->in[1] + ih) * j->in[2];
+            const float *row;
             if (ih < 0 || ih >= j->in[1]) continue;
+            row = src + (id * j->in[1] + ih) * j->in[2];
             for (kw = 0; kw < j->k[2]; kw++) {
                 tt__window_cols(j->in[2], OW, j->s[2], j->p[2], kw * j->d[2], &lo, &hi);
                 if (hi > lo) tt__pool_tap(dst, row, j->s[2], kw * j->d[2] - j->p[2], lo, hi, j->is_max);
@@ -8271,8 +8272,9 @@ static bool tt__compare(const tt_tensor *got, const tt_tensor *want, double atol
     return ok;
 }
 
-/* Runs every traced node eagerly (no passes) in ctx on the user's inputs (the graph binds
-   only those its live nodes read); ref[v] gets each value's tensor. */
+/* Runs every traced node eagerly (no passes) in ctx; ref[v] gets each value's tensor. The
+   inputs are those the graph bound (in the contiguous layout it traced), or for an input
+   that only dead nodes read (not bound), a contiguous copy of the user's tensor. */
 static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor *const *inputs, tt_tensor **ref) {
     tt_tensor *ins[TT__FUSE_MAX_IN + 4];
     int i, k;
@@ -8281,7 +8283,11 @@ static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor *const *inputs, tt_
         if (v->kind == TT__V_PARAM) ref[i] = v->ref ? v->ref : &v->meta;
         if (v->kind == TT__V_CONST) ref[i] = &v->meta;
     }
-    for (i = 0; i < g->tape.n_inputs; i++) ref[g->tape.inputs[i]] = inputs[i];
+    for (i = 0; i < g->tape.n_inputs; i++) {
+        int v = g->tape.inputs[i];
+        ref[v] = g->offset[v] >= 0 ? &g->rt[v] : tt_contiguous(ctx, inputs[i]);
+        if (!ref[v]) return false;
+    }
     for (i = 0; i < g->n_traced_nodes; i++) {
         const tt__node *n = &g->traced[i];             /* as traced: passes may have rewritten tape.nodes */
         const tt__op_info *info = &tt__op_table[n->op];
