@@ -55,25 +55,25 @@ $(BUILD)/groups.inc: $(TEST_FILES)
 	   sed -n 's/^TT_TEST_GROUP(\([A-Za-z0-9_]*\)).*/ X(\1)/p' $$f | tr -d '\n'; done; echo; } > $@
 
 # One test binary per language mode and compiler; every file of the suite is C99 and C++17.
-$(BUILD)/test_c99: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+$(BUILD)/test_c99: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
 	$(GCC) -std=c99 $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
-$(BUILD)/test_c11_clang: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+$(BUILD)/test_c11_clang: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
 	$(CLANG) -std=c11 $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
-$(BUILD)/test_cpp17: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+$(BUILD)/test_cpp17: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
 	$(CXX) -std=c++17 -x c++ $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 # The same suite with the machine's SIMD (AVX2/AVX-512 micro-kernels where the CPU has them),
 # in GCC's default GNU mode, where it contracts a*b+c into an FMA (ISO modes do not): a user's
 # plain `gcc -O2 -march=native` build, in which compiled graphs must still equal eager bitwise.
-$(BUILD)/test_native: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+$(BUILD)/test_native: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
 	$(GCC) -std=gnu11 $(WARN) $(OPT) -march=native -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 # And with AVX2+FMA only, for the 6x16 micro-kernel (run where the CPU has AVX2 and FMA).
-$(BUILD)/test_avx2: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+$(BUILD)/test_avx2: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
 	$(GCC) -std=c99 $(WARN) $(OPT) -mavx2 -mfma -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
-$(BUILD)/test_asan: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+$(BUILD)/test_asan: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
 	$(CLANG) -std=c11 $(WARN) -O1 -g $(SANITIZE) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 # And with the machine's SIMD, so the sanitizers also watch the intrinsics (masked loads and
 # stores, micro-kernels) that the plain build leaves out.
-$(BUILD)/test_asan_native: $(TEST_SRCS) tests/*.h tinytrace.h $(BUILD)/groups.inc
+$(BUILD)/test_asan_native: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
 	$(CLANG) -std=c11 $(WARN) -O1 -g -march=native $(SANITIZE) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 
 # The header alone, every compiler and mode, plus the firmware switches.

@@ -189,7 +189,9 @@ typedef struct tt_ctx_desc {
 
 /* A saved position of the context's allocator; see tt_scope_begin. */
 typedef struct tt_scope {
-    tt_ctx *ctx;               /* the context it was opened on */
+    tt_ctx  *ctx;              /* the context it was opened on */
+    uint32_t serial;           /* which opening of that context: a dead scope cannot come back */
+    int      depth;            /* scopes open before it */
     void  *block;
     size_t used;
     size_t live;
@@ -242,7 +244,10 @@ TT_API bool        tt_ctx_check_guards(tt_ctx *ctx);
 
 /* ---- memory scopes ------------------------------------------------------
    Everything allocated after tt_scope_begin is freed at once by tt_scope_end, so a loop of
-   eager calls runs in constant memory. Tensors made inside the scope are invalid after it. */
+   eager calls runs in constant memory. Tensors made inside the scope are invalid after it.
+   Ending a scope closes the scopes opened inside it; the scope itself may be ended again
+   (a loop that resets to it). Ending a closed scope, or one of another context, is an
+   error that frees nothing. */
 TT_API tt_scope    tt_scope_begin(tt_ctx *ctx);
 TT_API void        tt_scope_end(tt_ctx *ctx, tt_scope scope);
 
@@ -830,6 +835,7 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__GUARD      64          /* bytes of pattern before and after a guarded allocation */
 #define TT__GUARD_BYTE 0xA5
 #define TT__MSG_SIZE   256
+#define TT__SCOPE_STACK 32         /* open scopes whose identity is checked (deeper: position only) */
 #define TT__PI         3.14159265358979323846
 
 /* ==========================================================================
@@ -1020,6 +1026,9 @@ struct tt_ctx {
     size_t       live, peak;      /* bytes allocated now / at most since peak was reset */
     int          n_threads;
     struct tt__pool *pool;        /* made on the first parallel kernel */
+    uint32_t     scope_serial;    /* scopes opened so far */
+    int          scope_depth;     /* scopes open now */
+    uint32_t     scope_open[TT__SCOPE_STACK];  /* the serial of the open scope at each depth */
     void       (*parallel_for)(void (*task)(void *arg, int64_t i, int thread), void *arg, int64_t n_tasks, void *user);
     void        *parallel_user;
 };
@@ -1316,6 +1325,9 @@ TT_API tt_scope tt_scope_begin(tt_ctx *ctx) {
     memset(&s, 0, sizeof s);
     if (!ctx) return s;
     s.ctx = ctx;
+    s.serial = ++ctx->scope_serial;
+    s.depth = ctx->scope_depth++;
+    if (s.depth < TT__SCOPE_STACK) ctx->scope_open[s.depth] = s.serial;
     s.block = ctx->cur;
     s.used = ctx->cur ? ctx->cur->used : 0;
     s.live = ctx->live;
@@ -1323,10 +1335,14 @@ TT_API tt_scope tt_scope_begin(tt_ctx *ctx) {
     return s;
 }
 
-/* True when the scope's position is still inside what ctx has allocated: scopes end in the
-   reverse order of their beginnings (ending an outer one frees the inner one's position). */
+/* True when the scope is still open: ending a scope frees what was allocated since its
+   beginning and closes every scope opened inside it (the scope itself stays open, so a
+   loop may end it again), so its depth must be open and hold it (by serial), and its
+   position must still be inside what ctx has allocated. */
 static bool tt__scope_live(const tt_ctx *ctx, const tt_scope *scope) {
     const tt__block *b;
+    if (scope->depth < 0 || scope->depth >= ctx->scope_depth) return false;
+    if (scope->depth < TT__SCOPE_STACK && ctx->scope_open[scope->depth] != scope->serial) return false;
     if (!scope->block) return scope->live <= ctx->live;
     for (b = ctx->first; b; b = b->next) {
         if (b == (const tt__block *)scope->block) return b != ctx->cur || scope->used <= b->used;
@@ -1344,10 +1360,11 @@ TT_API void tt_scope_end(tt_ctx *ctx, tt_scope scope) {
         return;
     }
     if (!tt__scope_live(ctx, &scope)) {
-        tt__fail(ctx, TT_ERR_ARG, "tt_scope_end: scope was already freed (a scope opened before it ended first); "
-                 "nothing was freed");
+        tt__fail(ctx, TT_ERR_ARG, "tt_scope_end: scope was already freed (ended, or a scope opened before it ended "
+                 "first); nothing was freed");
         return;
     }
+    ctx->scope_depth = scope.depth + 1;                 /* scope stays open: a loop may end it again */
     blk = (tt__block *)scope.block;
 #ifndef TT_NO_MALLOC
     if (!ctx->user_memory) tt__blocks_release_after(ctx, blk);
@@ -1682,7 +1699,7 @@ static void tt__set_contiguous_strides(tt_tensor *t) {
 /* Checks ndim and shape, the size of a tensor that args (argument names) make; on success
    writes the element count to *numel. */
 static bool tt__check_size(tt_ctx *ctx, const char *op, const char *args, int ndim, const int64_t *shape, int64_t *numel) {
-    int64_t n = 1;
+    int64_t n = 1, nonzero = 1;                        /* strides multiply the sizes after a 0 too */
     int i;
     if (ndim < 0 || ndim > TT_MAX_DIMS) {
         tt__fail(ctx, TT_ERR_ARG, "%s: %d dims from %s, expected 0..%d (TT_MAX_DIMS)", op, ndim, args, TT_MAX_DIMS);
@@ -1694,7 +1711,8 @@ static bool tt__check_size(tt_ctx *ctx, const char *op, const char *args, int nd
             return false;
         }
         n = tt__mul_checked(n, shape[i]);
-        if (n < 0 || n > TT__MAX_NUMEL) {
+        nonzero = shape[i] == 0 ? nonzero : tt__mul_checked(nonzero, shape[i]);
+        if (n < 0 || n > TT__MAX_NUMEL || nonzero < 0 || nonzero > TT__MAX_NUMEL) {
             char dims[TT__MSG_SIZE];
             tt__buf b;
             tt__buf_init(&b, dims, sizeof dims);
@@ -1704,6 +1722,18 @@ static bool tt__check_size(tt_ctx *ctx, const char *op, const char *args, int nd
         }
     }
     *numel = n;
+    return true;
+}
+
+/* True when shape would pass tt__check_size (a check that records no error). */
+static bool tt__sizes_fit(int ndim, const int64_t *shape) {
+    int64_t nonzero = 1;
+    int i;
+    for (i = 0; i < ndim; i++) {
+        if (shape[i] < 0) return false;
+        if (shape[i] > 0) nonzero = tt__mul_checked(nonzero, shape[i]);
+        if (nonzero < 0 || nonzero > TT__MAX_NUMEL) return false;
+    }
     return true;
 }
 
@@ -2550,6 +2580,7 @@ static bool tt__reshape_viewable(const tt_tensor *x, int ndim, const int64_t *sh
     } else if (known != x->numel) {
         return true;
     }
+    if (!tt__sizes_fit(ndim, resolved)) return true;
     return tt__view_strides(x, ndim, resolved, stride);
 }
 
@@ -5404,20 +5435,34 @@ static int64_t tt__pool_count(const tt__pool_job *j, int a, int64_t o) {
     return end - start;
 }
 
+/* The taps [*k0, *k1) along axis a that can land inside the input for windows starting
+   anywhere in [first, last] (tap k reads index start + k*dilation): the work then grows
+   with the input and the output, never with a huge window. */
+static void tt__pool_taps(const tt__pool_job *j, int a, int64_t first, int64_t last, int64_t *k0, int64_t *k1) {
+    int64_t d = j->d[a];
+    *k0 = last >= 0 ? 0 : (-last + d - 1) / d;         /* the last window reaches index 0 */
+    *k1 = first > j->in[a] - 1 ? 0 : (j->in[a] - 1 - first) / d + 1;   /* the first reaches in-1 */
+    *k1 = tt__min64(*k1, j->k[a]);
+    if (*k1 < *k0) *k1 = *k0;
+}
+
 /* One output row (od, oh): every kernel tap that lands inside the input updates a run of
    outputs at once (no per-output bounds checks); taps in order kd, kh, kw. */
 static void tt__pool_row(const tt__pool_job *j, const float *src, float *dst, int64_t od, int64_t oh) {
-    int64_t kd, kh, kw, q, lo, hi, OW = j->out[2];
+    int64_t kd, kh, kw, q, lo, hi, OW = j->out[2], d0, d1, h0, h1, w0, w1;
     for (q = 0; q < OW; q++) dst[q] = j->is_max ? -INFINITY : 0.0f;
-    for (kd = 0; kd < j->k[0]; kd++) {
+    tt__pool_taps(j, 0, od * j->s[0] - j->p[0], od * j->s[0] - j->p[0], &d0, &d1);
+    tt__pool_taps(j, 1, oh * j->s[1] - j->p[1], oh * j->s[1] - j->p[1], &h0, &h1);
+    tt__pool_taps(j, 2, -j->p[2], (OW - 1) * j->s[2] - j->p[2], &w0, &w1);
+    for (kd = d0; kd < d1; kd++) {
         int64_t id = od * j->s[0] - j->p[0] + kd * j->d[0];
         if (id < 0 || id >= j->in[0]) continue;
-        for (kh = 0; kh < j->k[1]; kh++) {
+        for (kh = h0; kh < h1; kh++) {
             int64_t ih = oh * j->s[1] - j->p[1] + kh * j->d[1];
             const float *row;
             if (ih < 0 || ih >= j->in[1]) continue;
             row = src + (id * j->in[1] + ih) * j->in[2];
-            for (kw = 0; kw < j->k[2]; kw++) {
+            for (kw = w0; kw < w1; kw++) {
                 tt__window_cols(j->in[2], OW, j->s[2], j->p[2], kw * j->d[2], &lo, &hi);
                 if (hi > lo) tt__pool_tap(dst, row, j->s[2], kw * j->d[2] - j->p[2], lo, hi, j->is_max);
             }
@@ -5464,7 +5509,7 @@ static bool tt__exec_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         j.d[a] = i >= 0 ? c->a.i[TT__POOL_D + i] : 1;
     }
     tt__for_planes(ctx, tt__pool_plane, &j, x->shape[0] * x->shape[1],
-                   j.out[0] * j.out[1] * j.out[2] * j.k[0] * j.k[1] * j.k[2]);
+                   tt__mul_checked(tt__vol(j.out), tt__min64(tt__vol(j.in), 64)));   /* ~taps per output */
     return true;
 }
 
@@ -8569,6 +8614,9 @@ TT_API tt_status tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, int 
         if (cc->n_graphs >= cc->max_graphs)
             return tt__cc_fail(cc, TT_ERR_STATE, "tt_compiled_run", "the recompile limit is reached (max_graphs shape "
                                "sets already compiled); input shapes vary too much");
+        if (ctx->status != TT_OK)
+            return tt__cc_fail(cc, TT_ERR_STATE, "tt_compiled_run", "the context of inputs holds an earlier error; "
+                               "clear it (tt_clear_error) before tracing");
         g = tt_trace(ctx, cc->fn, cc->user, inputs, n_inputs);
         if (!g) {
             tt__cc_fail(cc, ctx->status != TT_OK ? ctx->status : TT_ERR_STATE, "tt_compiled_run",
