@@ -189,7 +189,7 @@ static void *fz_heap_alloc(size_t size, void *user) {
     fz_heap *h = (fz_heap *)user;
     unsigned char *p;
     if (size > h->cap - h->live) return NULL;
-    p = (unsigned char *)malloc(size + FZ_HDR);
+    p = (unsigned char *)calloc(1, size + FZ_HDR);    /* zeroed: tt_empty results are read back */
     if (!p) return NULL;
     memcpy(p, &size, sizeof size);
     h->live += size;
@@ -1647,7 +1647,7 @@ static void fz_c_ctx_create(fz *f, fz_res *r) {
     if (fz_bool(&f->in)) d.parallel_for = fz_serial_for;
     if (b & 1) {
         d.mem_size = sizes[fz_byte(&f->in) % FZ_LEN(sizes)];
-        mem = (unsigned char *)malloc(d.mem_size + 64);
+        mem = (unsigned char *)calloc(1, d.mem_size + 64);
         d.mem_buffer = fz_byte(&f->in) < 16 ? NULL : mem + fz_byte(&f->in) % 64;
     }
     c = tt_ctx_create(b < 16 ? NULL : &d);
@@ -2257,7 +2257,7 @@ static bool fz_setup(fz *f, const uint8_t *data, size_t size) {
     f->verbose = getenv("FZ_VERBOSE") != NULL;
     f->flow_k = -1;
     f->ubuf_size = (size_t)(16 + fz_byte(&f->in) % 49) << 10;
-    f->ubuf = (unsigned char *)malloc(f->ubuf_size);
+    f->ubuf = (unsigned char *)calloc(1, f->ubuf_size);   /* zeroed: tt_empty results are read back (valgrind) */
     f->checker = tt_ctx_create(NULL);
     for (k = 0; k < FZ_NCTX; k++) f->ctx[k] = f->ubuf ? fz_make_ctx(f, k) : NULL;
     for (k = 0; k < FZ_NCTX; k++) if (!f->ctx[k]) return false;
