@@ -2688,7 +2688,8 @@ static void tt__loop_init(tt__loop *L, int ndim, const int64_t *shape, int nops,
     int64_t total = 1;
     memset(L, 0, sizeof *L);
     L->nops = nops;
-    for (d = 0; d < ndim; d++) total *= shape[d];
+    for (d = 0; d < ndim; d++) if (shape[d] == 0) total = 0;          /* before any product overflows */
+    for (d = 0; d < ndim && total; d++) total *= shape[d];
     for (d = 0; d < ndim; d++) {
         if (shape[d] == 1) continue;
         if (m > 0) {                                    /* merge into the previous axis if contiguous for all */
@@ -6193,6 +6194,7 @@ static bool tt__exec_repeat(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     bool interleave = c->op == TT__OP_REPEAT_INTERLEAVE;
     tt_tensor *x = c->in[0];
     if (D < 0) return false;
+    if (out->numel == 0) return true;                  /* a huge repeat of an empty axis: nothing to do */
     for (d = 0; d < D; d++) if (reps[d] != 1) last = d;
     cur = tt__copy_as(ctx, c->name, x, x->dtype);      /* contiguous, viewed with D axes */
     if (!cur) return false;

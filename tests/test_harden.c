@@ -269,6 +269,23 @@ static void test_check_with_dead_input(void) {
     tt_ctx_destroy(c);
 }
 
+/* Tiling an empty axis a huge number of times: the result is empty, but its copy loop
+   multiplied the repeat into a size before it met the 0 (signed overflow). Found by
+   tests/fuzz_args.c. */
+static void test_tile_empty_axis(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t s[4] = {4, 3, 0, 1}, reps[4] = {8, 1, (int64_t)1 << 59, 1};
+    tt_tensor *y = tt_tile(c, tt_zeros(c, TT_F16, 4, s), reps, 4);
+    if (CHECK(y != NULL)) {
+        CHECK_EQ_INT(y->numel, 0);
+        CHECK_EQ_INT(y->shape[0], 32);
+        CHECK_EQ_INT(y->shape[2], 0);
+    }
+    CHECK_NO_ERROR(c);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
 TT_TEST_GROUP(harden) = {
     {"freeze_then_free_params", test_freeze_then_free_params},
     {"size_overflow", test_size_overflow},
@@ -279,5 +296,6 @@ TT_TEST_GROUP(harden) = {
     {"broadcast_third_operand", test_broadcast_third_operand},
     {"epilogue_without_f32_output", test_epilogue_without_f32_output},
     {"check_with_dead_input", test_check_with_dead_input},
+    {"tile_empty_axis", test_tile_empty_axis},
     {NULL, NULL}
 };
