@@ -189,13 +189,9 @@ typedef struct tt_ctx_desc {
 
 /* A saved position of the context's allocator; see tt_scope_begin. */
 typedef struct tt_scope {
-    tt_ctx  *ctx;              /* the context it was opened on */
-    uint32_t serial;           /* which opening of that context: a dead scope cannot come back */
-    int      depth;            /* scopes open before it */
-    void  *block;
-    size_t used;
-    size_t live;
-    void  *last_guard;
+    tt_ctx *ctx;               /* the context it was opened on */
+    void   *block;             /* the position: the block being filled, and its bytes used */
+    size_t  used;
 } tt_scope;
 
 /* Bytes the context header takes at the front of a user buffer (TT_NO_MALLOC sizing). */
@@ -245,9 +241,9 @@ TT_API bool        tt_ctx_check_guards(tt_ctx *ctx);
 /* ---- memory scopes ------------------------------------------------------
    Everything allocated after tt_scope_begin is freed at once by tt_scope_end, so a loop of
    eager calls runs in constant memory. Tensors made inside the scope are invalid after it.
-   Ending a scope closes the scopes opened inside it; the scope itself may be ended again
-   (a loop that resets to it). Ending a closed scope, or one of another context, is an
-   error that frees nothing. */
+   Scopes nest: ending one frees what the scopes opened inside it held too. A scope may be
+   ended again (a loop that resets to it). Ending a scope of another context, or one whose
+   memory an enclosing scope's end gave back, is an error that frees nothing. */
 TT_API tt_scope    tt_scope_begin(tt_ctx *ctx);
 TT_API void        tt_scope_end(tt_ctx *ctx, tt_scope scope);
 
@@ -835,7 +831,6 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__GUARD      64          /* bytes of pattern before and after a guarded allocation */
 #define TT__GUARD_BYTE 0xA5
 #define TT__MSG_SIZE   256
-#define TT__SCOPE_STACK 32         /* open scopes whose identity is checked (deeper: position only) */
 #define TT__PI         3.14159265358979323846
 
 /* ==========================================================================
@@ -1026,9 +1021,6 @@ struct tt_ctx {
     size_t       live, peak;      /* bytes allocated now / at most since peak was reset */
     int          n_threads;
     struct tt__pool *pool;        /* made on the first parallel kernel */
-    uint32_t     scope_serial;    /* scopes opened so far */
-    int          scope_depth;     /* scopes open now */
-    uint32_t     scope_open[TT__SCOPE_STACK];  /* the serial of the open scope at each depth */
     void       (*parallel_for)(void (*task)(void *arg, int64_t i, int thread), void *arg, int64_t n_tasks, void *user);
     void        *parallel_user;
 };
@@ -1325,54 +1317,70 @@ TT_API tt_scope tt_scope_begin(tt_ctx *ctx) {
     memset(&s, 0, sizeof s);
     if (!ctx) return s;
     s.ctx = ctx;
-    s.serial = ++ctx->scope_serial;
-    s.depth = ctx->scope_depth++;
-    if (s.depth < TT__SCOPE_STACK) ctx->scope_open[s.depth] = s.serial;
     s.block = ctx->cur;
     s.used = ctx->cur ? ctx->cur->used : 0;
-    s.live = ctx->live;
-    s.last_guard = ctx->last_guard;
     return s;
 }
 
-/* True when the scope is still open: ending a scope frees what was allocated since its
-   beginning and closes every scope opened inside it (the scope itself stays open, so a
-   loop may end it again), so its depth must be open and hold it (by serial), and its
-   position must still be inside what ctx has allocated. */
-static bool tt__scope_live(const tt_ctx *ctx, const tt_scope *scope) {
-    const tt__block *b;
-    if (scope->depth < 0 || scope->depth >= ctx->scope_depth) return false;
-    if (scope->depth < TT__SCOPE_STACK && ctx->scope_open[scope->depth] != scope->serial) return false;
-    if (!scope->block) return scope->live <= ctx->live;
-    for (b = ctx->first; b; b = b->next) {
-        if (b == (const tt__block *)scope->block) return b != ctx->cur || scope->used <= b->used;
-        if (b == ctx->cur) break;
+/* The index of block b in ctx's chain of blocks in use (up to cur), or -1. */
+static int64_t tt__block_index(const tt_ctx *ctx, const tt__block *b) {
+    const tt__block *x;
+    int64_t i = 0;
+    for (x = ctx->first; x; x = x->next, i++) {
+        if (x == b) return i;
+        if (x == ctx->cur) break;
     }
-    return false;
+    return -1;
+}
+
+/* True when the scope's position is still inside what ctx has allocated. A scope that an
+   enclosing scope's end freed fails this until the arena grows past its position again;
+   rewinding to it then is still safe, as nothing below is read from the scope itself. */
+static bool tt__scope_position_ok(const tt_ctx *ctx, const tt_scope *scope) {
+    const tt__block *b = (const tt__block *)scope->block;
+    if (!b) return true;
+    return tt__block_index(ctx, b) >= 0 && scope->used <= b->used;
+}
+
+/* True when the guard header g lies at or after the position (block blk, offset used):
+   in a later block, or in none of the blocks still in use. */
+static bool tt__guard_after(const tt_ctx *ctx, const tt__guard *g, const tt__block *blk, size_t used) {
+    const tt__block *x;
+    int64_t i = 0, bi = blk ? tt__block_index(ctx, blk) : -1;
+    for (x = ctx->first; x; x = x->next, i++) {
+        if ((const unsigned char *)g >= x->mem && (const unsigned char *)g < x->mem + x->size)
+            return i > bi || (x == blk && (size_t)((const unsigned char *)g - x->mem) >= used);
+        if (x == ctx->cur) break;
+    }
+    return true;
 }
 
 TT_API void tt_scope_end(tt_ctx *ctx, tt_scope scope) {
-    tt__block *blk;
+    tt__block *blk, *b;
     if (!ctx) return;
     if (scope.ctx != ctx) {
         tt__fail(ctx, TT_ERR_ARG, "tt_scope_end: scope was opened on %s context; nothing was freed",
                  scope.ctx ? "another" : "no");
         return;
     }
-    if (!tt__scope_live(ctx, &scope)) {
-        tt__fail(ctx, TT_ERR_ARG, "tt_scope_end: scope was already freed (ended, or a scope opened before it ended "
-                 "first); nothing was freed");
+    if (!tt__scope_position_ok(ctx, &scope)) {
+        tt__fail(ctx, TT_ERR_ARG, "tt_scope_end: scope was already freed (a scope opened before it ended first); "
+                 "nothing was freed");
         return;
     }
-    ctx->scope_depth = scope.depth + 1;                 /* scope stays open: a loop may end it again */
     blk = (tt__block *)scope.block;
+    while (ctx->last_guard && tt__guard_after(ctx, ctx->last_guard, blk, scope.used))
+        ctx->last_guard = ctx->last_guard->prev;      /* the guarded allocations that go */
 #ifndef TT_NO_MALLOC
     if (!ctx->user_memory) tt__blocks_release_after(ctx, blk);
 #endif
     ctx->cur = blk ? blk : ctx->first;
     if (blk) blk->used = scope.used;
-    ctx->live = scope.live;
-    ctx->last_guard = (tt__guard *)scope.last_guard;
+    ctx->live = 0;                                     /* what the blocks still in use hold */
+    for (b = blk ? ctx->first : NULL; b; b = b->next) {
+        ctx->live += b->used;
+        if (b == blk) break;
+    }
 }
 
 /* Heap memory for what outlives scopes (traces, graphs, pools): the context's allocator. */

@@ -209,8 +209,8 @@ static void fz_heap_free(void *ptr, void *user) {
  * The state of one sequence
  * ========================================================================== */
 typedef struct fz_ref { tt_tensor *t; unsigned deps, born; } fz_ref;
-/* A recorded scope; dead once an older scope of its context ended (killer: that one). */
-typedef struct fz_scope_rec { tt_scope s, killer; int k; unsigned born; bool dead; } fz_scope_rec;
+/* A recorded scope; dead once an older scope of its context ended. */
+typedef struct fz_scope_rec { tt_scope s; int k; unsigned born; bool dead; } fz_scope_rec;
 typedef struct fz_meta { tt_dtype dtype; int ndim; int64_t shape[TT_MAX_DIMS]; } fz_meta;
 typedef struct fz_graph { tt_graph *g; unsigned deps; bool stale; int n_in; fz_meta in[8]; } fz_graph;
 
@@ -1736,7 +1736,11 @@ static void fz_c_scope_end(fz *f, fz_res *r) {
     tt_scope_end(c, s->s);
     if (!c) return;
     rejected = tt_ctx_status(c) != TT_OK;
-    legit = k == s->k && !s->dead;                     /* a scope closed by an outer one's end stays closed */
+    /* A scope an outer scope's end freed is refused, or accepted (a safe rewind) once the
+       arena grew past its position again: either answer is right (the checks after the
+       call see the rest), and an accepted one frees what came after it, as a live one. */
+    if (k == s->k && s->dead && rejected) return;
+    legit = k == s->k;
     if (f->verbose) printf("       scope of %d ended on %d%s: %s\n", s->k, k, s->dead ? " (dead)" : "", rejected ? "rejected" : "accepted");
     if (rejected && legit) { fz_fail(f, "a live scope of this context was rejected", tt_error(c)); return; }
     if (rejected) {
@@ -1751,7 +1755,6 @@ static void fz_c_scope_end(fz *f, fz_res *r) {
     for (i = 0; i < f->n_scopes; i++)
         if (f->scopes[i].k == k && f->scopes[i].born > s->born && !f->scopes[i].dead) {
             f->scopes[i].dead = true;
-            f->scopes[i].killer = s->s;
         }
 }
 
