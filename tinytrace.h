@@ -4270,6 +4270,7 @@ typedef struct tt__im2col_src {
 static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64_t off, int64_t *lo, int64_t *hi) {
     int64_t first = pad - off, last = W - 1 + pad - off;
     *lo = first <= 0 ? 0 : s == 1 ? first : (first + s - 1) / s;       /* no division for stride 1 */
+    *lo = tt__min64(*lo, OW);                          /* a tap that starts past every output (huge padding) */
     *hi = last < 0 ? 0 : tt__min64(OW, (s == 1 ? last : last / s) + 1);
     if (*hi < *lo) *hi = *lo;
 }

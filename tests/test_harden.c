@@ -286,6 +286,21 @@ static void test_tile_empty_axis(void) {
     tt_ctx_destroy(c);
 }
 
+/* A convolution whose padding and dilation are so large that only the kernel's centre
+   tap lands inside the input (valid: the output is 6x3): the im2col zero-filled up to the
+   first column a far tap could reach, far past the row. Found by tests/fuzz_args.c. */
+static void test_conv_huge_padding(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4] = {1, 3, 6, 3}, ws[4] = {2, 3, 3, 3}, i;
+    tt_tensor *y = tt_conv2d(c, tt_ones(c, TT_F32, 4, xs), tt_ones(c, TT_F32, 4, ws), NULL, 1, INT32_MAX, INT32_MAX, 1);
+    float *got = tu_values(c, y);
+    if (CHECK(got != NULL) && CHECK_EQ_INT(y->numel, 2 * 6 * 3))
+        for (i = 0; i < y->numel; i++) CHECK_NEAR(got[i], 3.0, 0, 0);     /* the centre tap of 3 channels */
+    free(got);
+    CHECK_GUARDS(c);
+    tt_ctx_destroy(c);
+}
+
 TT_TEST_GROUP(harden) = {
     {"freeze_then_free_params", test_freeze_then_free_params},
     {"size_overflow", test_size_overflow},
@@ -297,5 +312,6 @@ TT_TEST_GROUP(harden) = {
     {"epilogue_without_f32_output", test_epilogue_without_f32_output},
     {"check_with_dead_input", test_check_with_dead_input},
     {"tile_empty_axis", test_tile_empty_axis},
+    {"conv_huge_padding", test_conv_huge_padding},
     {NULL, NULL}
 };
