@@ -1339,6 +1339,7 @@ static int64_t tt__block_index(const tt_ctx *ctx, const tt__block *b) {
 static bool tt__scope_position_ok(const tt_ctx *ctx, const tt_scope *scope) {
     const tt__block *b = (const tt__block *)scope->block;
     if (!b) return true;
+    if (b == ctx->cur) return scope->used <= b->used;  /* the usual case: no block since it began */
     return tt__block_index(ctx, b) >= 0 && scope->used <= b->used;
 }
 
@@ -1347,9 +1348,10 @@ static bool tt__scope_position_ok(const tt_ctx *ctx, const tt_scope *scope) {
 static bool tt__guard_after(const tt_ctx *ctx, const tt__guard *g, const tt__block *blk, size_t used) {
     const tt__block *x;
     int64_t i = 0, bi = blk ? tt__block_index(ctx, blk) : -1;
+    uintptr_t a = (uintptr_t)g;                        /* integers: g may lie in none of the blocks */
     for (x = ctx->first; x; x = x->next, i++) {
-        if ((const unsigned char *)g >= x->mem && (const unsigned char *)g < x->mem + x->size)
-            return i > bi || (x == blk && (size_t)((const unsigned char *)g - x->mem) >= used);
+        if (a >= (uintptr_t)x->mem && a < (uintptr_t)x->mem + x->size)
+            return i > bi || (x == blk && a - (uintptr_t)x->mem >= used);
         if (x == ctx->cur) break;
     }
     return true;
@@ -1371,6 +1373,11 @@ TT_API void tt_scope_end(tt_ctx *ctx, tt_scope scope) {
     blk = (tt__block *)scope.block;
     while (ctx->last_guard && tt__guard_after(ctx, ctx->last_guard, blk, scope.used))
         ctx->last_guard = ctx->last_guard->prev;      /* the guarded allocations that go */
+    if (blk && blk == ctx->cur) {                      /* the usual case: one block to rewind */
+        ctx->live -= blk->used - scope.used;
+        blk->used = scope.used;
+        return;
+    }
 #ifndef TT_NO_MALLOC
     if (!ctx->user_memory) tt__blocks_release_after(ctx, blk);
 #endif
