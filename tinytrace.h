@@ -1692,6 +1692,13 @@ static void tt__store(void *p, tt_dtype dt, int64_t i, double v) {
     }
 }
 
+/* v as a tensor of dtype dt holds it: stored, then loaded back (what a cast keeps). */
+static float tt__round_trip(tt_dtype dt, float v) {
+    unsigned char cell[8];
+    tt__store(cell, dt, 0, v);
+    return tt__load(cell, dt, 0);
+}
+
 /* Compared as unsigned: a negative value is huge, and no "always true" comparison is left
    where the ARM EABI makes enums one unsigned byte (-Wtype-limits). */
 static bool tt__dtype_valid(tt_dtype t) { return (unsigned)t < (unsigned)TT_DTYPE_COUNT; }
@@ -2062,11 +2069,39 @@ TT_API tt_status (tt_copy_to_f32)(tt_ctx *ctx, const tt_tensor *t, float *dst, i
  * ========================================================================== */
 typedef enum tt__kind {
     TT__K_VIEW,        /* output shares the input's storage */
-    TT__K_EWISE,       /* elementwise: unary, binary, where, cast, copy */
+    TT__K_UNARY,       /* elementwise, one input: a row of TT__UNARY_OPS */
+    TT__K_BINARY,      /* elementwise, two broadcast inputs: a row of TT__BINARY_OPS */
+    TT__K_WHERE,       /* elementwise select */
+    TT__K_CAST,        /* elementwise dtype conversion (cast, copy) */
     TT__K_REDUCE,      /* reductions and normalizations */
     TT__K_LINALG,      /* matmul, linear, convolution */
-    TT__K_OTHER        /* pooling, shape and index ops, attention */
+    TT__K_OTHER,       /* pooling, shape and index ops, attention */
+    TT__K_FUSED        /* a graph's fused elementwise program (made by the fusion pass) */
 } tt__kind;
+
+/* The micro-ops of a fused program: an elementwise op becomes the one of its kind
+   (tt__op_uop; TT__U_NONE: the op does not fuse). */
+typedef enum tt__ukind {
+    TT__U_LOAD, TT__U_UNARY, TT__U_BINARY, TT__U_PAIR, TT__U_WHERE, TT__U_CAST, TT__U_STORE, TT__U_NONE
+} tt__ukind;
+
+/* What the passes and kernels need to know about an op: one bit each, in the op table's
+   flags column. A pass tests a flag or the kind; it never lists op codes. */
+#define TT__F_BOOL_OUT      (1u << 0)   /* the result is bool (comparisons, logical ops) */
+#define TT__F_COMMUTATIVE   (1u << 1)   /* a op b == b op a, bit for bit */
+#define TT__F_ID_ZERO       (1u << 2)   /* x op 0 == x: simplify drops the op (either side if commutative) */
+#define TT__F_ID_ONE        (1u << 3)   /* x op 1 == x */
+#define TT__F_PAIRABLE      (1u << 4)   /* a binary op that tt__pair_chunk runs two at a time */
+#define TT__F_GEMM_HEAD     (1u << 5)   /* runs an SGEMM: may head an epilogue-fused chain */
+#define TT__F_GEMM_ACT      (1u << 6)   /* applies a following TT__F_EPILOGUE_ACT op in its SGEMM epilogue */
+#define TT__F_EPILOGUE_ACT  (1u << 7)   /* the activation a TT__F_GEMM_ACT head applies itself (ReLU) */
+#define TT__F_BN_HEAD       (1u << 8)   /* a batch norm of its result folds into its weight and bias */
+#define TT__F_BN_FOLDS      (1u << 9)   /* folds into a TT__F_BN_HEAD producer (batch norm) */
+#define TT__F_CHANNELS_LAST (1u << 10)  /* its output channels are the last axis (linear), not axis 1 */
+#define TT__F_PACK_WEIGHT   (1u << 11)  /* a constant weight (input 1) is packed once per graph */
+#define TT__F_SAME_ID       (1u << 12)  /* the identity when its result has its input's dtype and shape */
+#define TT__F_PERMUTATION   (1u << 13)  /* its attributes are a permutation: identity dropped, two composed */
+#define TT__F_ZERO_PAD_ID   (1u << 14)  /* the identity when every pad size is 0 */
 
 #define TT__NATTR (2 * TT_MAX_DIMS + 4)
 
@@ -2076,7 +2111,7 @@ typedef struct tt__attrs {
     float   f[3];
 } tt__attrs;
 
-/* One call of an op: what exec needs besides its output. */
+/* One call of an op: what exec needs besides its output. Built by tt__call_init. */
 typedef struct tt__call {
     const char        *name;      /* public function, for messages */
     int                op;        /* tt__opcode */
@@ -2090,102 +2125,134 @@ typedef struct tt__call {
 typedef bool (*tt__infer_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
 typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
 
-/* X(NAME, "name", kind, infer, exec, optional-input bits, "input names" as the public functions call them) */
-#define TT__OPS(X) \
-    X(RESHAPE,         "reshape",         TT__K_VIEW,   tt__infer_reshape,   tt__exec_none,      0, "x") \
-    X(PERMUTE,         "permute",         TT__K_VIEW,   tt__infer_permute,   tt__exec_none,      0, "x") \
-    X(SLICE,           "slice",           TT__K_VIEW,   tt__infer_slice,     tt__exec_none,      0, "x") \
-    X(EXPAND,          "expand",          TT__K_VIEW,   tt__infer_expand,    tt__exec_none,      0, "x") \
-    X(SQUEEZE,         "squeeze",         TT__K_VIEW,   tt__infer_squeeze,   tt__exec_none,      0, "x") \
-    X(UNSQUEEZE,       "unsqueeze",       TT__K_VIEW,   tt__infer_unsqueeze, tt__exec_none,      0, "x") \
-    X(COPY,            "copy",            TT__K_EWISE,  tt__infer_cast,      tt__exec_cast,      0, "x") \
-    X(CAST,            "cast",            TT__K_EWISE,  tt__infer_cast,      tt__exec_cast,      0, "x") \
-    X(NEG,             "neg",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(ABS,             "abs",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(SIGN,            "sign",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(EXP,             "exp",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(LOG,             "log",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(SQRT,            "sqrt",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(RSQRT,           "rsqrt",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(RECIPROCAL,      "reciprocal",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(SIN,             "sin",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(COS,             "cos",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(TANH,            "tanh",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(SIGMOID,         "sigmoid",         TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(RELU,            "relu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(LEAKY_RELU,      "leaky_relu",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(ELU,             "elu",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(GELU,            "gelu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(GELU_TANH,       "gelu_tanh",       TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(SILU,            "silu",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(SOFTPLUS,        "softplus",        TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(ERF,             "erf",             TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(FLOOR,           "floor",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(CEIL,            "ceil",            TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(ROUND,           "round",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(CLAMP,           "clamp",           TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(POW_SCALAR,      "pow_scalar",      TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(LOGICAL_NOT,     "logical_not",     TT__K_EWISE,  tt__infer_unary,     tt__exec_unary,     0, "x") \
-    X(ADD,             "add",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(SUB,             "sub",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(MUL,             "mul",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(DIV,             "div",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(POW,             "pow",             TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(MAXIMUM,         "maximum",         TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(MINIMUM,         "minimum",         TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(EQ,              "eq",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(NE,              "ne",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(LT,              "lt",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(LE,              "le",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(GT,              "gt",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(GE,              "ge",              TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(LOGICAL_AND,     "logical_and",     TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(LOGICAL_OR,      "logical_or",      TT__K_EWISE,  tt__infer_binary,    tt__exec_binary,    0, "a,b") \
-    X(WHERE,           "where",           TT__K_EWISE,  tt__infer_where,     tt__exec_where,     0, "cond,a,b") \
-    X(SUM,             "sum",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
-    X(MEAN,            "mean",            TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
-    X(MAX,             "max",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
-    X(MIN,             "min",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
-    X(PROD,            "prod",            TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
-    X(VAR,             "var",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
-    X(STD,             "std",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
-    X(ARGMAX,          "argmax",          TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
-    X(ARGMIN,          "argmin",          TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x") \
-    X(SOFTMAX,         "softmax",         TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0, "x") \
-    X(LOG_SOFTMAX,     "log_softmax",     TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0, "x") \
-    X(LAYER_NORM,      "layer_norm",      TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  6, "x,weight,bias") \
-    X(RMS_NORM,        "rms_norm",        TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  2, "x,weight,bias") \
-    X(BATCH_NORM,      "batch_norm",      TT__K_REDUCE, tt__infer_batch_norm, tt__exec_batch_norm, 24, "x,mean,var,weight,bias") \
-    X(GROUP_NORM,      "group_norm",      TT__K_REDUCE, tt__infer_group_norm, tt__exec_group_norm, 6, "x,weight,bias") \
-    X(MATMUL,          "matmul",          TT__K_LINALG, tt__infer_matmul,    tt__exec_matmul,    0, "a,b") \
-    X(LINEAR,          "linear",          TT__K_LINALG, tt__infer_linear,    tt__exec_linear,    4, "x,weight,bias") \
-    X(CONV2D,          "conv2d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4, "x,weight,bias") \
-    X(CONV1D,          "conv1d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4, "x,weight,bias") \
-    X(CONV3D,          "conv3d",          TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv3d,    4, "x,weight,bias") \
-    X(CONV_TRANSPOSE,  "conv_transpose",  TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv_transpose, 4, "x,weight,bias") \
-    X(MAX_POOL,        "max_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0, "x") \
-    X(AVG_POOL,        "avg_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0, "x") \
-    X(ADAPTIVE_AVG_POOL2D, "adaptive_avg_pool2d", TT__K_OTHER, tt__infer_resize, tt__exec_resize, 0, "x") \
-    X(UPSAMPLE_NEAREST, "upsample_nearest", TT__K_OTHER, tt__infer_resize,   tt__exec_resize,    0, "x") \
-    X(UPSAMPLE_BILINEAR, "upsample_bilinear", TT__K_OTHER, tt__infer_resize, tt__exec_resize,    0, "x") \
-    X(CONCAT,          "concat",          TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0, "xs") \
-    X(STACK,           "stack",           TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0, "xs") \
-    X(PAD,             "pad",             TT__K_OTHER,  tt__infer_pad,       tt__exec_pad,       0, "x") \
-    X(GATHER,          "gather",          TT__K_OTHER,  tt__infer_gather,    tt__exec_gather,    0, "x,index") \
-    X(INDEX_SELECT,    "index_select",    TT__K_OTHER,  tt__infer_index_select, tt__exec_index_select, 0, "x,index") \
-    X(EMBEDDING,       "embedding",       TT__K_OTHER,  tt__infer_index_select, tt__exec_index_select, 0, "weight,indices") \
-    X(REPEAT_INTERLEAVE, "repeat_interleave", TT__K_OTHER, tt__infer_repeat, tt__exec_repeat,    0, "x") \
-    X(TILE,            "tile",            TT__K_OTHER,  tt__infer_repeat,    tt__exec_repeat,    0, "x") \
-    X(FLIP,            "flip",            TT__K_OTHER,  tt__infer_flip,      tt__exec_flip,      0, "x") \
-    X(SHAPE_AS_TENSOR, "shape_as_tensor", TT__K_OTHER,  tt__infer_shape_as_tensor, tt__exec_shape_as_tensor, 0, "x") \
-    X(SDPA,            "scaled_dot_product_attention", TT__K_OTHER, tt__infer_sdpa, tt__exec_sdpa, 8, "q,k,v,mask") \
-    X(FUSED,           "fused",           TT__K_EWISE,  tt__infer_none,      tt__exec_none,      0, "")
+/* The unary elementwise ops, each stated once:
+       U(X, NAME, name, parameters, flags, expression)
+   The expression computes the result from the float x and the op's scalar parameters p0, p1.
+   One line gives the op its table row (below), its case in the kernel that eager and fused
+   runs share (tt__unary_chunk), its public function tt_<name> (an op with parameters writes
+   its own, which names them) and its C source text (tt__op_table[op].expr), for exporters.
+   Rows may go anywhere in the list. X passes the table's row macro through. */
+#define TT__UNARY_OPS(U, X) \
+    U(X, NEG,         neg,         0, 0,                  -x) \
+    U(X, ABS,         abs,         0, 0,                  fabsf(x)) \
+    U(X, SIGN,        sign,        0, 0,                  x > 0 ? 1.0f : x < 0 ? -1.0f : x) \
+    U(X, EXP,         exp,         0, 0,                  tt__expf(x)) \
+    U(X, LOG,         log,         0, 0,                  logf(x)) \
+    U(X, SQRT,        sqrt,        0, 0,                  sqrtf(x)) \
+    U(X, RSQRT,       rsqrt,       0, 0,                  1.0f / sqrtf(x)) \
+    U(X, RECIPROCAL,  reciprocal,  0, 0,                  1.0f / x) \
+    U(X, SIN,         sin,         0, 0,                  sinf(x)) \
+    U(X, COS,         cos,         0, 0,                  cosf(x)) \
+    U(X, TANH,        tanh,        0, 0,                  tt__tanhf(x)) \
+    U(X, SIGMOID,     sigmoid,     0, 0,                  tt__sigmoidf(x)) \
+    U(X, RELU,        relu,        0, TT__F_EPILOGUE_ACT, tt__reluf(x)) \
+    U(X, LEAKY_RELU,  leaky_relu,  1, 0,                  x < 0 ? p0 * x : x) \
+    U(X, ELU,         elu,         1, 0,                  x < 0 ? p0 * expm1f(x) : x) \
+    U(X, GELU,        gelu,        0, 0,                  0.5f * x * (1.0f + tt__erff(x * 0.70710678118654752f))) \
+    U(X, GELU_TANH,   gelu_tanh,   0, 0,                  tt__gelu_tanhf(x)) \
+    U(X, SILU,        silu,        0, 0,                  x * tt__sigmoidf(x)) \
+    U(X, SOFTPLUS,    softplus,    0, 0,                  x > 20.0f ? x : log1pf(expf(x))) \
+    U(X, ERF,         erf,         0, 0,                  tt__erff(x)) \
+    U(X, FLOOR,       floor,       0, 0,                  floorf(x)) \
+    U(X, CEIL,        ceil,        0, 0,                  ceilf(x)) \
+    U(X, ROUND,       round,       0, 0,                  nearbyintf(x)) \
+    U(X, CLAMP,       clamp,       2, 0,                  tt__clampf(x, p0, p1)) \
+    U(X, POW_SCALAR,  pow_scalar,  1, 0,                  tt__pow_scalarf(x, p0)) \
+    U(X, LOGICAL_NOT, logical_not, 0, TT__F_BOOL_OUT,     x == 0.0f ? 1.0f : 0.0f)
 
-#define TT__OP_ENUM(N, s, k, inf, ex, opt, ins) TT__OP_##N,
+/* The binary elementwise ops, each stated once: B(X, NAME, name, flags, expression of the
+   floats a and b). Comparisons give 1.0f or 0.0f, stored as bool (TT__F_BOOL_OUT). Like the
+   unary list: table row, kernel case (tt__binary_chunk), tt_<name>, source text. */
+#define TT__BINARY_OPS(B, X) \
+    B(X, ADD,         add,         TT__F_COMMUTATIVE | TT__F_ID_ZERO | TT__F_PAIRABLE, a + b) \
+    B(X, SUB,         sub,         TT__F_ID_ZERO | TT__F_PAIRABLE,                     a - b) \
+    B(X, MUL,         mul,         TT__F_COMMUTATIVE | TT__F_ID_ONE | TT__F_PAIRABLE,  a * b) \
+    B(X, DIV,         div,         TT__F_ID_ONE,                                       a / b) \
+    B(X, POW,         pow,         0,                                                  powf(a, b)) \
+    B(X, MAXIMUM,     maximum,     0,                                                  tt__maxf(a, b)) \
+    B(X, MINIMUM,     minimum,     0,                                                  tt__minf(a, b)) \
+    B(X, EQ,          eq,          TT__F_BOOL_OUT | TT__F_COMMUTATIVE,                 (float)(a == b)) \
+    B(X, NE,          ne,          TT__F_BOOL_OUT | TT__F_COMMUTATIVE,                 (float)(a != b)) \
+    B(X, LT,          lt,          TT__F_BOOL_OUT,                                     (float)(a < b)) \
+    B(X, LE,          le,          TT__F_BOOL_OUT,                                     (float)(a <= b)) \
+    B(X, GT,          gt,          TT__F_BOOL_OUT,                                     (float)(a > b)) \
+    B(X, GE,          ge,          TT__F_BOOL_OUT,                                     (float)(a >= b)) \
+    B(X, LOGICAL_AND, logical_and, TT__F_BOOL_OUT | TT__F_COMMUTATIVE,                 (float)(a != 0.0f && b != 0.0f)) \
+    B(X, LOGICAL_OR,  logical_or,  TT__F_BOOL_OUT | TT__F_COMMUTATIVE,                 (float)(a != 0.0f || b != 0.0f))
+
+/* Their rows in the op table. */
+#define TT__UNARY_ROW(X, N, name, n_params, flags, expr) \
+    X(N, #name, TT__K_UNARY, tt__infer_unary, tt__exec_unary, 0, "x", flags, #expr)
+#define TT__BINARY_ROW(X, N, name, flags, expr) \
+    X(N, #name, TT__K_BINARY, tt__infer_binary, tt__exec_binary, 0, "a,b", flags, #expr)
+
+/* The op table: X(NAME, "name", kind, infer, exec, optional-input bits, "input names" as the
+   public functions call them, flags, "expression" of an elementwise op). No code depends on
+   the order of the rows. ADDING AN OP: an elementwise op is one line of TT__UNARY_OPS or
+   TT__BINARY_OPS; any other op is a row here with its infer and exec functions (in the
+   section of its family) and a public function that calls tt__op. Then its declaration in
+   >>api, a test row, and README's op table. docs/architecture.md has the whole recipe. */
+#define TT__OPS(X) \
+    X(RESHAPE,         "reshape",         TT__K_VIEW,   tt__infer_reshape,   tt__exec_none,      0, "x", TT__F_SAME_ID, "") \
+    X(PERMUTE,         "permute",         TT__K_VIEW,   tt__infer_permute,   tt__exec_none,      0, "x", TT__F_PERMUTATION, "") \
+    X(SLICE,           "slice",           TT__K_VIEW,   tt__infer_slice,     tt__exec_none,      0, "x", 0, "") \
+    X(EXPAND,          "expand",          TT__K_VIEW,   tt__infer_expand,    tt__exec_none,      0, "x", TT__F_SAME_ID, "") \
+    X(SQUEEZE,         "squeeze",         TT__K_VIEW,   tt__infer_squeeze,   tt__exec_none,      0, "x", TT__F_SAME_ID, "") \
+    X(UNSQUEEZE,       "unsqueeze",       TT__K_VIEW,   tt__infer_unsqueeze, tt__exec_none,      0, "x", 0, "") \
+    X(COPY,            "copy",            TT__K_CAST,   tt__infer_cast,      tt__exec_cast,      0, "x", TT__F_SAME_ID, "") \
+    X(CAST,            "cast",            TT__K_CAST,   tt__infer_cast,      tt__exec_cast,      0, "x", TT__F_SAME_ID, "") \
+    TT__UNARY_OPS(TT__UNARY_ROW, X) \
+    TT__BINARY_OPS(TT__BINARY_ROW, X) \
+    X(WHERE,           "where",           TT__K_WHERE,  tt__infer_where,     tt__exec_where,     0, "cond,a,b", 0, "") \
+    X(SUM,             "sum",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x", 0, "") \
+    X(MEAN,            "mean",            TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x", 0, "") \
+    X(MAX,             "max",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x", 0, "") \
+    X(MIN,             "min",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x", 0, "") \
+    X(PROD,            "prod",            TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x", 0, "") \
+    X(VAR,             "var",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x", 0, "") \
+    X(STD,             "std",             TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x", 0, "") \
+    X(ARGMAX,          "argmax",          TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x", 0, "") \
+    X(ARGMIN,          "argmin",          TT__K_REDUCE, tt__infer_reduce,    tt__exec_reduce,    0, "x", 0, "") \
+    X(SOFTMAX,         "softmax",         TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0, "x", 0, "") \
+    X(LOG_SOFTMAX,     "log_softmax",     TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0, "x", 0, "") \
+    X(LAYER_NORM,      "layer_norm",      TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  6, "x,weight,bias", 0, "") \
+    X(RMS_NORM,        "rms_norm",        TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  2, "x,weight,bias", 0, "") \
+    X(BATCH_NORM,      "batch_norm",      TT__K_REDUCE, tt__infer_batch_norm, tt__exec_batch_norm, 24, "x,mean,var,weight,bias", TT__F_BN_FOLDS, "") \
+    X(GROUP_NORM,      "group_norm",      TT__K_REDUCE, tt__infer_group_norm, tt__exec_group_norm, 6, "x,weight,bias", 0, "") \
+    X(MATMUL,          "matmul",          TT__K_LINALG, tt__infer_matmul,    tt__exec_matmul,    0, "a,b", TT__F_GEMM_HEAD, "") \
+    X(LINEAR,          "linear",          TT__K_LINALG, tt__infer_linear,    tt__exec_linear,    4, "x,weight,bias", \
+      TT__F_GEMM_HEAD | TT__F_GEMM_ACT | TT__F_BN_HEAD | TT__F_CHANNELS_LAST | TT__F_PACK_WEIGHT, "") \
+    X(CONV2D,          "conv2d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4, "x,weight,bias", \
+      TT__F_GEMM_HEAD | TT__F_GEMM_ACT | TT__F_BN_HEAD, "") \
+    X(CONV1D,          "conv1d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4, "x,weight,bias", \
+      TT__F_GEMM_HEAD | TT__F_GEMM_ACT | TT__F_BN_HEAD, "") \
+    X(CONV3D,          "conv3d",          TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv3d,    4, "x,weight,bias", \
+      TT__F_GEMM_HEAD | TT__F_GEMM_ACT, "") \
+    X(CONV_TRANSPOSE,  "conv_transpose",  TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv_transpose, 4, "x,weight,bias", \
+      TT__F_GEMM_HEAD | TT__F_GEMM_ACT, "") \
+    X(MAX_POOL,        "max_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0, "x", 0, "") \
+    X(AVG_POOL,        "avg_pool",        TT__K_OTHER,  tt__infer_pool,      tt__exec_pool,      0, "x", 0, "") \
+    X(ADAPTIVE_AVG_POOL2D, "adaptive_avg_pool2d", TT__K_OTHER, tt__infer_resize, tt__exec_resize, 0, "x", 0, "") \
+    X(UPSAMPLE_NEAREST, "upsample_nearest", TT__K_OTHER, tt__infer_resize,   tt__exec_resize,    0, "x", 0, "") \
+    X(UPSAMPLE_BILINEAR, "upsample_bilinear", TT__K_OTHER, tt__infer_resize, tt__exec_resize,    0, "x", 0, "") \
+    X(CONCAT,          "concat",          TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0, "xs", 0, "") \
+    X(STACK,           "stack",           TT__K_OTHER,  tt__infer_concat,    tt__exec_concat,    0, "xs", 0, "") \
+    X(PAD,             "pad",             TT__K_OTHER,  tt__infer_pad,       tt__exec_pad,       0, "x", TT__F_ZERO_PAD_ID, "") \
+    X(GATHER,          "gather",          TT__K_OTHER,  tt__infer_gather,    tt__exec_gather,    0, "x,index", 0, "") \
+    X(INDEX_SELECT,    "index_select",    TT__K_OTHER,  tt__infer_index_select, tt__exec_index_select, 0, "x,index", 0, "") \
+    X(EMBEDDING,       "embedding",       TT__K_OTHER,  tt__infer_index_select, tt__exec_index_select, 0, "weight,indices", 0, "") \
+    X(REPEAT_INTERLEAVE, "repeat_interleave", TT__K_OTHER, tt__infer_repeat, tt__exec_repeat,    0, "x", 0, "") \
+    X(TILE,            "tile",            TT__K_OTHER,  tt__infer_repeat,    tt__exec_repeat,    0, "x", 0, "") \
+    X(FLIP,            "flip",            TT__K_OTHER,  tt__infer_flip,      tt__exec_flip,      0, "x", 0, "") \
+    X(SHAPE_AS_TENSOR, "shape_as_tensor", TT__K_OTHER,  tt__infer_shape_as_tensor, tt__exec_shape_as_tensor, 0, "x", 0, "") \
+    X(SDPA,            "scaled_dot_product_attention", TT__K_OTHER, tt__infer_sdpa, tt__exec_sdpa, 8, "q,k,v,mask", 0, "") \
+    X(FUSED,           "fused",           TT__K_FUSED,  tt__infer_none,      tt__exec_none,      0, "", 0, "")
+
+#define TT__OP_ENUM(N, s, k, inf, ex, opt, ins, fl, expr) TT__OP_##N,
 typedef enum tt__opcode { TT__OPS(TT__OP_ENUM) TT__OP_COUNT } tt__opcode;
 #undef TT__OP_ENUM
 
-#define TT__OP_DECL(N, s, k, inf, ex, opt, ins) \
+#define TT__OP_DECL(N, s, k, inf, ex, opt, ins, fl, expr) \
     static bool inf(tt_ctx *ctx, const tt__call *c, tt_tensor *out); \
     static bool ex(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
 TT__OPS(TT__OP_DECL)
@@ -2198,11 +2265,37 @@ typedef struct tt__op_info {
     tt__exec_fn  exec;
     unsigned     optional;        /* bit i: input i may be NULL (a bias, a mask) */
     const char  *inputs;          /* the inputs' names, comma-separated ("xs": any number) */
+    unsigned     flags;           /* TT__F_* */
+    const char  *expr;            /* elementwise ops: the expression as C source ("" for others) */
 } tt__op_info;
 
-#define TT__OP_ROW(N, s, k, inf, ex, opt, ins) { s, k, inf, ex, opt, ins },
+#define TT__OP_ROW(N, s, k, inf, ex, opt, ins, fl, expr) { s, k, inf, ex, opt, ins, fl, expr },
 static const tt__op_info tt__op_table[TT__OP_COUNT] = { TT__OPS(TT__OP_ROW) };
 #undef TT__OP_ROW
+
+/* Does op have every flag of f? */
+static bool tt__op_has(int op, unsigned f) { return (tt__op_table[op].flags & f) == f; }
+
+/* The micro-op an elementwise op becomes in a fused program (TT__U_NONE: it does not fuse). */
+static tt__ukind tt__op_uop(int op) {
+    switch (tt__op_table[op].kind) {
+    case TT__K_UNARY:  return TT__U_UNARY;
+    case TT__K_BINARY: return TT__U_BINARY;
+    case TT__K_WHERE:  return TT__U_WHERE;
+    case TT__K_CAST:   return TT__U_CAST;
+    default:           return TT__U_NONE;
+    }
+}
+
+/* Static checks, compile-time (a negative array size fails the build): the pair kernel
+   (tt__pair_chunk) is written for exactly ADD, SUB and MUL, so the pairable flags must say so. */
+#define TT__OP_FLAGS_ENUM(N, s, k, inf, ex, opt, ins, fl, expr) TT__OPF_##N = (fl),
+enum { TT__OPS(TT__OP_FLAGS_ENUM) TT__OPF_END_ = 0 };
+#undef TT__OP_FLAGS_ENUM
+#define TT__OP_COUNT_PAIRABLE(N, s, k, inf, ex, opt, ins, fl, expr) + (((fl) & TT__F_PAIRABLE) != 0)
+enum { TT__N_PAIRABLE = 0 TT__OPS(TT__OP_COUNT_PAIRABLE) };
+#undef TT__OP_COUNT_PAIRABLE
+typedef char tt__check_pairable[(TT__OPF_ADD & TT__OPF_SUB & TT__OPF_MUL & TT__F_PAIRABLE) && TT__N_PAIRABLE == 3 ? 1 : -1];
 
 /* The name of input i of op as its public function calls it ("xs[3]" for a list). */
 static void tt__input_name(int op, int i, char *buf, size_t size) {
@@ -2944,70 +3037,41 @@ TT__INLINE float tt__clampf(float x, float lo, float hi) {
     return v > hi ? hi : v;
 }
 
-/* y[i] = op(x[i]) for a contiguous chunk; p0, p1 are the op's scalar parameters. */
-static void tt__unary_chunk(int op, float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n,
+TT__INLINE float tt__reluf(float x) { return x < 0 ? 0.0f : x; }
+/* x^p; p == 2 squares exactly (one rounding), as PyTorch does. */
+TT__INLINE float tt__pow_scalarf(float x, float p) { return p == 2.0f ? x * x : powf(x, p); }
+
+/* y[i] = op(x[i]) for a contiguous chunk; p0, p1 are the op's scalar parameters. Eager ops
+   and fused programs both run it: one case per row of TT__UNARY_OPS. */
+#define TT__UNARY_CASE(X_, N, name, n_params, flags, expr) \
+    case TT__OP_##N: TT__EACH(n, { const float x = xs[i]; y[i] = (expr); }); break;
+static void tt__unary_chunk(int op, float *TT__RESTRICT y, const float *TT__RESTRICT xs, int64_t n,
                             float p0, float p1) {
     switch (op) {
     default: break;
-    case TT__OP_NEG:        TT__EACH(n, y[i] = -x[i]); break;
-    case TT__OP_ABS:        TT__EACH(n, y[i] = fabsf(x[i])); break;
-    case TT__OP_SIGN:       TT__EACH(n, y[i] = x[i] > 0 ? 1.0f : x[i] < 0 ? -1.0f : x[i]); break;
-    case TT__OP_EXP:        TT__EACH(n, y[i] = tt__expf(x[i])); break;
-    case TT__OP_LOG:        TT__EACH(n, y[i] = logf(x[i])); break;
-    case TT__OP_SQRT:       TT__EACH(n, y[i] = sqrtf(x[i])); break;
-    case TT__OP_RSQRT:      TT__EACH(n, y[i] = 1.0f / sqrtf(x[i])); break;
-    case TT__OP_RECIPROCAL: TT__EACH(n, y[i] = 1.0f / x[i]); break;
-    case TT__OP_SIN:        TT__EACH(n, y[i] = sinf(x[i])); break;
-    case TT__OP_COS:        TT__EACH(n, y[i] = cosf(x[i])); break;
-    case TT__OP_TANH:       TT__EACH(n, y[i] = tt__tanhf(x[i])); break;
-    case TT__OP_SIGMOID:    TT__EACH(n, y[i] = tt__sigmoidf(x[i])); break;
-    case TT__OP_RELU:       TT__EACH(n, y[i] = x[i] < 0 ? 0.0f : x[i]); break;
-    case TT__OP_LEAKY_RELU: TT__EACH(n, y[i] = x[i] < 0 ? p0 * x[i] : x[i]); break;
-    case TT__OP_ELU:        TT__EACH(n, y[i] = x[i] < 0 ? p0 * expm1f(x[i]) : x[i]); break;
-    case TT__OP_GELU:       TT__EACH(n, y[i] = 0.5f * x[i] * (1.0f + tt__erff(x[i] * 0.70710678118654752f))); break;
-    case TT__OP_GELU_TANH:  TT__EACH(n, y[i] = tt__gelu_tanhf(x[i])); break;
-    case TT__OP_SILU:       TT__EACH(n, y[i] = x[i] * tt__sigmoidf(x[i])); break;
-    case TT__OP_SOFTPLUS:   TT__EACH(n, y[i] = x[i] > 20.0f ? x[i] : log1pf(expf(x[i]))); break;
-    case TT__OP_ERF:        TT__EACH(n, y[i] = tt__erff(x[i])); break;
-    case TT__OP_FLOOR:      TT__EACH(n, y[i] = floorf(x[i])); break;
-    case TT__OP_CEIL:       TT__EACH(n, y[i] = ceilf(x[i])); break;
-    case TT__OP_ROUND:      TT__EACH(n, y[i] = nearbyintf(x[i])); break;   /* default mode: ties to even */
-    case TT__OP_CLAMP:      TT__EACH(n, y[i] = tt__clampf(x[i], p0, p1)); break;
-    case TT__OP_POW_SCALAR:
-        if (p0 == 2.0f) TT__EACH(n, y[i] = x[i] * x[i]);
-        else            TT__EACH(n, y[i] = powf(x[i], p0));
-        break;
-    case TT__OP_LOGICAL_NOT:        TT__EACH(n, y[i] = x[i] == 0.0f ? 1.0f : 0.0f); break;
+    TT__UNARY_OPS(TT__UNARY_CASE, _)
     }
 }
+#undef TT__UNARY_CASE
 
 TT__INLINE float tt__maxf(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b; }  /* NaN wins */
 TT__INLINE float tt__minf(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b; }
 
-/* y[i] = a[i] op b[i] for contiguous chunks; comparisons give 1.0f or 0.0f. */
-static void tt__binary_chunk(int op, float *TT__RESTRICT y, const float *TT__RESTRICT a,
-                             const float *TT__RESTRICT b, int64_t n) {
+/* y[i] = a[i] op b[i] for contiguous chunks; comparisons give 1.0f or 0.0f. One case per
+   row of TT__BINARY_OPS. */
+#define TT__BINARY_CASE(X_, N, name, flags, expr) \
+    case TT__OP_##N: TT__EACH(n, { const float a = as[i]; const float b = bs[i]; y[i] = (expr); }); break;
+static void tt__binary_chunk(int op, float *TT__RESTRICT y, const float *TT__RESTRICT as,
+                             const float *TT__RESTRICT bs, int64_t n) {
     switch (op) {
     default: break;
-    case TT__OP_ADD: TT__EACH(n, y[i] = a[i] + b[i]); break;
-    case TT__OP_SUB: TT__EACH(n, y[i] = a[i] - b[i]); break;
-    case TT__OP_MUL: TT__EACH(n, y[i] = a[i] * b[i]); break;
-    case TT__OP_DIV: TT__EACH(n, y[i] = a[i] / b[i]); break;
-    case TT__OP_POW: TT__EACH(n, y[i] = powf(a[i], b[i])); break;
-    case TT__OP_MAXIMUM: TT__EACH(n, y[i] = tt__maxf(a[i], b[i])); break;
-    case TT__OP_MINIMUM: TT__EACH(n, y[i] = tt__minf(a[i], b[i])); break;
-    case TT__OP_EQ:  TT__EACH(n, y[i] = (float)(a[i] == b[i])); break;
-    case TT__OP_NE:  TT__EACH(n, y[i] = (float)(a[i] != b[i])); break;
-    case TT__OP_LT:  TT__EACH(n, y[i] = (float)(a[i] < b[i])); break;
-    case TT__OP_LE:  TT__EACH(n, y[i] = (float)(a[i] <= b[i])); break;
-    case TT__OP_GT:  TT__EACH(n, y[i] = (float)(a[i] > b[i])); break;
-    case TT__OP_GE:  TT__EACH(n, y[i] = (float)(a[i] >= b[i])); break;
-    case TT__OP_LOGICAL_AND: TT__EACH(n, y[i] = (float)(a[i] != 0.0f && b[i] != 0.0f)); break;
-    case TT__OP_LOGICAL_OR:  TT__EACH(n, y[i] = (float)(a[i] != 0.0f || b[i] != 0.0f)); break;
+    TT__BINARY_OPS(TT__BINARY_CASE, _)
     }
 }
+#undef TT__BINARY_CASE
 
-/* y = (a op b) op2 c, or c op2 (a op b) when swap; op and op2 are ADD, SUB or MUL. The
+/* y = (a op b) op2 c, or c op2 (a op b) when swap; op and op2 are ADD, SUB or MUL, the ops
+   flagged TT__F_PAIRABLE (a static check in >>dispatch pins the two lists together). The
    product and the sum round separately, as the two ops would one after the other. */
 #define TT__PAIR_EACH(first) do {                                                            \
         switch (op2 * 2 + swap) {                                                               \
@@ -3062,6 +3126,17 @@ static void tt__select_elems(void *out, const uint8_t *cond, int64_t sc, const v
     }
 }
 
+/* where() and cast on f32 chunks, as fused programs hold values: cond is 0 or 1, and a
+   cast keeps what tt__store and tt__load (the eager cast's copy) would keep. */
+static void tt__where_chunk(float *y, const float *cond, const float *a, const float *b, int64_t n) {
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = cond[i] != 0.0f ? a[i] : b[i];
+}
+static void tt__cast_chunk(float *y, const float *x, int64_t n, tt_dtype dt) {
+    int64_t i;
+    for (i = 0; i < n; i++) y[i] = tt__round_trip(dt, x[i]);
+}
+
 /* ---- elementwise infer / exec -------------------------------------------- */
 
 /* x's shape with dtype. */
@@ -3076,7 +3151,7 @@ static void tt__infer_like(tt_tensor *out, const tt_tensor *x, tt_dtype dtype) {
 
 static bool tt__infer_unary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     (void)ctx;
-    tt__infer_like(out, c->in[0], c->op == TT__OP_LOGICAL_NOT ? TT_BOOL : TT_F32);
+    tt__infer_like(out, c->in[0], tt__op_has(c->op, TT__F_BOOL_OUT) ? TT_BOOL : TT_F32);
     return true;
 }
 
@@ -3135,7 +3210,7 @@ static bool tt__infer_binary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         tt__fail(ctx, TT_ERR_SHAPE, "%s: a %S and b %S do not broadcast", c->name, a, b);
         return false;
     }
-    out->dtype = c->op >= TT__OP_EQ ? TT_BOOL : TT_F32;
+    out->dtype = tt__op_has(c->op, TT__F_BOOL_OUT) ? TT_BOOL : TT_F32;
     return tt__header_finish(ctx, c->name, "a and b", out);
 }
 
@@ -3230,30 +3305,14 @@ static tt_tensor *tt__binary(tt_ctx *ctx, const char *name, tt__opcode op, tt_te
     return tt__op(ctx, name, op, in, 2, &a);
 }
 
-#define TT__UNARY_FN(fn, OP) \
-    TT_API tt_tensor *fn(tt_ctx *ctx, tt_tensor *x) { return tt__unary(ctx, #fn, OP, x, 0.0f, 0.0f); }
-TT__UNARY_FN(tt_neg, TT__OP_NEG)
-TT__UNARY_FN(tt_abs, TT__OP_ABS)
-TT__UNARY_FN(tt_sign, TT__OP_SIGN)
-TT__UNARY_FN(tt_exp, TT__OP_EXP)
-TT__UNARY_FN(tt_log, TT__OP_LOG)
-TT__UNARY_FN(tt_sqrt, TT__OP_SQRT)
-TT__UNARY_FN(tt_rsqrt, TT__OP_RSQRT)
-TT__UNARY_FN(tt_reciprocal, TT__OP_RECIPROCAL)
-TT__UNARY_FN(tt_sin, TT__OP_SIN)
-TT__UNARY_FN(tt_cos, TT__OP_COS)
-TT__UNARY_FN(tt_tanh, TT__OP_TANH)
-TT__UNARY_FN(tt_sigmoid, TT__OP_SIGMOID)
-TT__UNARY_FN(tt_relu, TT__OP_RELU)
-TT__UNARY_FN(tt_gelu, TT__OP_GELU)
-TT__UNARY_FN(tt_gelu_tanh, TT__OP_GELU_TANH)
-TT__UNARY_FN(tt_silu, TT__OP_SILU)
-TT__UNARY_FN(tt_softplus, TT__OP_SOFTPLUS)
-TT__UNARY_FN(tt_erf, TT__OP_ERF)
-TT__UNARY_FN(tt_floor, TT__OP_FLOOR)
-TT__UNARY_FN(tt_ceil, TT__OP_CEIL)
-TT__UNARY_FN(tt_round, TT__OP_ROUND)
-TT__UNARY_FN(tt_logical_not, TT__OP_LOGICAL_NOT)
+/* tt_<name>(ctx, x) for every unary op without parameters; the others follow by hand. */
+#define TT__UNARY_FN_0(N, name) \
+    TT_API tt_tensor *tt_##name(tt_ctx *ctx, tt_tensor *x) { return tt__unary(ctx, "tt_" #name, TT__OP_##N, x, 0.0f, 0.0f); }
+#define TT__UNARY_FN_1(N, name)
+#define TT__UNARY_FN_2(N, name)
+#define TT__UNARY_FN(X_, N, name, n_params, flags, expr) TT__UNARY_FN_##n_params(N, name)
+TT__UNARY_OPS(TT__UNARY_FN, _)
+#undef TT__UNARY_FN
 
 TT_API tt_tensor *tt_leaky_relu(tt_ctx *ctx, tt_tensor *x, float slope) {
     return tt__unary(ctx, "tt_leaky_relu", TT__OP_LEAKY_RELU, x, slope, 0.0f);
@@ -3268,23 +3327,11 @@ TT_API tt_tensor *tt_pow_scalar(tt_ctx *ctx, tt_tensor *x, float exponent) {
     return tt__unary(ctx, "tt_pow_scalar", TT__OP_POW_SCALAR, x, exponent, 0.0f);
 }
 
-#define TT__BINARY_FN(fn, OP) \
-    TT_API tt_tensor *fn(tt_ctx *ctx, tt_tensor *a, tt_tensor *b) { return tt__binary(ctx, #fn, OP, a, b); }
-TT__BINARY_FN(tt_add, TT__OP_ADD)
-TT__BINARY_FN(tt_sub, TT__OP_SUB)
-TT__BINARY_FN(tt_mul, TT__OP_MUL)
-TT__BINARY_FN(tt_div, TT__OP_DIV)
-TT__BINARY_FN(tt_pow, TT__OP_POW)
-TT__BINARY_FN(tt_maximum, TT__OP_MAXIMUM)
-TT__BINARY_FN(tt_minimum, TT__OP_MINIMUM)
-TT__BINARY_FN(tt_eq, TT__OP_EQ)
-TT__BINARY_FN(tt_ne, TT__OP_NE)
-TT__BINARY_FN(tt_lt, TT__OP_LT)
-TT__BINARY_FN(tt_le, TT__OP_LE)
-TT__BINARY_FN(tt_gt, TT__OP_GT)
-TT__BINARY_FN(tt_ge, TT__OP_GE)
-TT__BINARY_FN(tt_logical_and, TT__OP_LOGICAL_AND)
-TT__BINARY_FN(tt_logical_or, TT__OP_LOGICAL_OR)
+/* tt_<name>(ctx, a, b) for every binary op. */
+#define TT__BINARY_FN(X_, N, name, flags, expr) \
+    TT_API tt_tensor *tt_##name(tt_ctx *ctx, tt_tensor *a, tt_tensor *b) { return tt__binary(ctx, "tt_" #name, TT__OP_##N, a, b); }
+TT__BINARY_OPS(TT__BINARY_FN, _)
+#undef TT__BINARY_FN
 
 /* x op s: the scalar becomes a 0-d constant that broadcasts. */
 static tt_tensor *tt__binary_scalar(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, float s) {
@@ -3937,15 +3984,15 @@ static void tt__add_run(float *TT__RESTRICT y, const float *TT__RESTRICT b, int6
 static void tt__add_scalar_run(float *TT__RESTRICT y, float b, int64_t n) { TT__EACH(n, y[i] += b); }
 
 /* ReLU in place, the expression of the relu op (so results are bitwise the same). */
-static void tt__relu_run(float *y, int64_t n) { TT__EACH(n, y[i] = y[i] < 0 ? 0.0f : y[i]); }
+static void tt__relu_run(float *y, int64_t n) { TT__EACH(n, y[i] = tt__reluf(y[i])); }
 
 /* Bias then ReLU in one pass over the row (the sum is rounded before the ReLU looks at it,
    as with two passes): a tile row is read and written once, not twice. */
 static void tt__add_relu_run(float *TT__RESTRICT y, const float *TT__RESTRICT b, int64_t n) {
-    TT__EACH(n, { float v = y[i] + b[i]; y[i] = v < 0 ? 0.0f : v; });
+    TT__EACH(n, y[i] = tt__reluf(y[i] + b[i]));
 }
 static void tt__add_scalar_relu_run(float *TT__RESTRICT y, float b, int64_t n) {
-    TT__EACH(n, { float v = y[i] + b; y[i] = v < 0 ? 0.0f : v; });
+    TT__EACH(n, y[i] = tt__reluf(y[i] + b));
 }
 
 /* The epilogue on rows i0.. and columns j0.. (rows x cols) of C, whose rows are ldc apart
@@ -7012,6 +7059,7 @@ static int tt__node_in(const tt_graph *g, const tt__node *n, int i) {
 }
 
 static bool tt__is_view_op(int op) { return tt__op_table[op].kind == TT__K_VIEW; }
+static bool tt__is_fused(const tt__node *n) { return tt__op_table[n->op].kind == TT__K_FUSED; }
 
 /* ---- passes --------------------------------------------------------------------
    Each pass reads and writes `live` (one flag per node) and g->remap. */
@@ -7066,10 +7114,6 @@ static void tt__pass_dce(tt_graph *g, bool *live, bool *needed) {
 #define TT__FUSE_MAX_IN      (TT__MAX_OPS - 1)
 #define TT__FUSE_MAX_UOPS    (TT__FUSE_MAX_MEMBERS * 2 + TT__FUSE_MAX_IN)
 
-typedef enum tt__ukind {
-    TT__U_LOAD, TT__U_UNARY, TT__U_BINARY, TT__U_PAIR, TT__U_WHERE, TT__U_CAST, TT__U_STORE, TT__U_NONE
-} tt__ukind;
-
 typedef struct tt__uop {
     uint8_t kind;                  /* tt__ukind */
     uint8_t swap;                  /* PAIR: c op2 (a op b) instead of (a op b) op2 c */
@@ -7095,7 +7139,7 @@ static bool tt__dtype_fusable(tt_dtype t) { return t == TT_F32 || t == TT_F16 ||
 /* Elementwise ops whose values survive a trip through an f32 register exactly. */
 static bool tt__fusable(const tt_graph *g, const tt__node *n) {
     int k;
-    if (tt__op_table[n->op].kind != TT__K_EWISE || n->op == TT__OP_FUSED) return false;
+    if (tt__op_uop(n->op) == TT__U_NONE) return false;
     if (!tt__dtype_fusable(g->tape.values[n->out].meta.dtype)) return false;
     for (k = 0; k < n->n_in; k++) {
         int v = tt__node_in(g, n, k);
@@ -7106,7 +7150,7 @@ static bool tt__fusable(const tt_graph *g, const tt__node *n) {
 
 /* The values node n writes: its out, or a fused node's stores. */
 static int tt__node_outs(const tt_graph *g, const tt__node *n, const int **outs) {
-    if (n->op == TT__OP_FUSED) {
+    if (tt__is_fused(n)) {
         const struct tt__program *pr = &g->progs[n->a.i[0]];
         *outs = pr->outs;
         return pr->n_out;
@@ -7177,7 +7221,7 @@ static bool tt__value_escapes(const tt_graph *g, const int *gidv, const int *gid
    the first result feeds only the second (it never reaches memory). Each op still
    rounds on its own (tt__pair_chunk), so results stay bitwise those of the two ops. */
 static bool tt__pairable(const tt__uop *u) {
-    return u->kind == TT__U_BINARY && (u->op == TT__OP_ADD || u->op == TT__OP_SUB || u->op == TT__OP_MUL);
+    return u->kind == TT__U_BINARY && tt__op_has(u->op, TT__F_PAIRABLE);
 }
 
 /* How many uops and stores read register r. */
@@ -7248,9 +7292,13 @@ static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, con
         u->a = (int16_t)opr[0]; u->b = (int16_t)opr[1]; u->c = (int16_t)opr[2];
         u->op = (int16_t)n->op;
         u->p0 = n->a.f[0]; u->p1 = n->a.f[1];
-        if (n->op == TT__OP_WHERE) { u->kind = TT__U_WHERE; u->c = (int16_t)opr[0]; u->a = (int16_t)opr[1]; u->b = (int16_t)opr[2]; }
-        else if (n->op == TT__OP_CAST || n->op == TT__OP_COPY) { u->kind = TT__U_CAST; u->op = (int16_t)n->a.i[0]; }
-        else u->kind = (uint8_t)(n->n_in == 1 ? TT__U_UNARY : TT__U_BINARY);
+        u->kind = (uint8_t)tt__op_uop(n->op);
+        if (u->kind == TT__U_WHERE) {                  /* where(cond, a, b): c = cond */
+            u->c = (int16_t)opr[0];
+            u->a = (int16_t)opr[1];
+            u->b = (int16_t)opr[2];
+        }
+        if (u->kind == TT__U_CAST) u->op = (int16_t)n->a.i[0];
         pr->members[pr->n_members++] = G->members[i];
         if (tt__value_escapes(g, gidv, gid_node_pos, n->out, gi)) {
             store_reg[pr->n_out] = reg_of_member[i];
@@ -7289,8 +7337,7 @@ static int tt__epilogue_head(const tt_graph *g, const tt__group *G, int gi, cons
         for (q = 0; q < g->n_order; q++) if (g->order[q] == val->node) h = q;
         if (h < 0) continue;
         j = g->tape.nodes[g->order[h]].op;
-        if (j != TT__OP_MATMUL && j != TT__OP_LINEAR && j != TT__OP_CONV2D && j != TT__OP_CONV1D && j != TT__OP_CONV3D &&
-            j != TT__OP_CONV_TRANSPOSE) continue;
+        if (!tt__op_has(j, TT__F_GEMM_HEAD)) continue;
         for (q = 0; q < g->n_order && uses >= 0; q++) {
             const tt__node *m = &g->tape.nodes[g->order[q]];
             for (j = 0; j < m->n_in; j++)
@@ -7458,17 +7505,10 @@ static void tt__fused_chunk(const tt__fused_job *j, const tt__loop *L, int64_t c
         case TT__U_UNARY:  tt__unary_chunk(u->op, d, R[u->a], cnt, u->p0, u->p1); R[u->dst] = d; break;
         case TT__U_BINARY: tt__binary_chunk(u->op, d, R[u->a], R[u->b], cnt); R[u->dst] = d; break;
         case TT__U_PAIR:   tt__pair_chunk(u->op, u->op2, u->swap, d, R[u->a], R[u->b], R[u->c], cnt); R[u->dst] = d; break;
-        case TT__U_WHERE:
-            for (e = 0; e < cnt; e++) d[e] = R[u->c][e] != 0.0f ? R[u->a][e] : R[u->b][e];
-            R[u->dst] = d;
-            break;
-        case TT__U_CAST:                               /* the value the eager cast would hold */
+        case TT__U_WHERE:  tt__where_chunk(d, R[u->c], R[u->a], R[u->b], cnt); R[u->dst] = d; break;
+        case TT__U_CAST:                               /* to f32: the register itself */
             if (u->op == TT_F32) { R[u->dst] = R[u->a]; break; }
-            for (e = 0; e < cnt; e++) {
-                float v = R[u->a][e];
-                d[e] = u->op == TT_BOOL ? (float)(v != 0.0f) : u->op == TT_F16 ? tt_f16_to_f32(tt_f32_to_f16(v))
-                                                             : tt_bf16_to_f32(tt_f32_to_bf16(v));
-            }
+            tt__cast_chunk(d, R[u->a], cnt, (tt_dtype)u->op);
             R[u->dst] = d;
             break;
         case TT__U_STORE: {
@@ -7507,7 +7547,7 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
     const tt_tensor *w = c->n_in > 1 ? c->in[1] : NULL;
     ptrdiff_t v = w ? w - g->rt : -1;
     int64_t N, K;
-    if (g->tape.nodes[node].op != TT__OP_LINEAR || v < 0 || v >= g->tape.n_values ||
+    if (!tt__op_has(g->tape.nodes[node].op, TT__F_PACK_WEIGHT) || v < 0 || v >= g->tape.n_values ||
         g->tape.values[v].kind != TT__V_CONST || w->dtype != TT_F32 || w->ndim != 2 || !tt_is_contiguous(w))
         return NULL;
     N = w->shape[0];
@@ -7535,9 +7575,9 @@ static bool tt__program_is_head_relu(const tt_graph *g, const struct tt__program
     int op;
     if (pr->head < 0 || pr->n_uops != 3 || pr->n_out != 1 || pr->head_out != 0 || pr->n_in != 1) return false;
     op = g->tape.nodes[pr->head].op;
-    if (op != TT__OP_LINEAR && op != TT__OP_CONV2D && op != TT__OP_CONV1D && op != TT__OP_CONV3D &&
-        op != TT__OP_CONV_TRANSPOSE) return false;
-    return u[0].kind == TT__U_LOAD && u[0].a == pr->head_input && u[1].kind == TT__U_UNARY && u[1].op == TT__OP_RELU &&
+    if (!tt__op_has(op, TT__F_GEMM_ACT)) return false;
+    return u[0].kind == TT__U_LOAD && u[0].a == pr->head_input && u[1].kind == TT__U_UNARY &&
+           tt__op_has(u[1].op, TT__F_EPILOGUE_ACT) &&
            u[1].a == u[0].dst && u[2].kind == TT__U_STORE && u[2].a == u[1].dst && u[2].b == 0;
 }
 
@@ -7735,40 +7775,39 @@ static bool tt__is_dense(const tt_graph *g, int v) {
            (g->tape.values[v].kind == TT__V_NODE && !tt__is_view_op(g->tape.nodes[g->tape.values[v].node].op)));
 }
 
-/* The value node n reduces to, or -1: x+0, x-0, x*1, x/1, zero padding, identity views,
-   a copy or cast to the same dtype. (x+0 turns -0 into +0 eagerly; the graph keeps -0.) */
+/* x op identity -> x (x+0, x-0, x*1, x/1; identity op x too when op is commutative), or -1. */
+static int tt__simplify_identity(const tt_graph *g, const tt__node *n, int a, int b, unsigned flags) {
+    float id = (flags & TT__F_ID_ZERO) ? 0.0f : 1.0f;
+    if (tt__const_all(g, b, id) && tt__same_as(g, n, a)) return a;
+    if ((flags & TT__F_COMMUTATIVE) && tt__const_all(g, a, id) && tt__same_as(g, n, b)) return b;
+    return -1;
+}
+
+/* The value node n reduces to, or -1, by the rules its flags name: x op identity, zero
+   padding, a copy, cast or view that changes nothing, the identity permutation.
+   (x+0 turns -0 into +0 eagerly; the graph keeps -0.) */
 static int tt__simplify_node(tt_graph *g, const tt__node *n) {
+    unsigned f = tt__op_table[n->op].flags;
+    bool view = tt__is_view_op(n->op);
     int a = n->n_in > 0 ? tt__node_in(g, n, 0) : -1, b = n->n_in > 1 ? tt__node_in(g, n, 1) : -1, d;
     const tt_tensor *x = a >= 0 ? &g->tape.values[a].meta : NULL;
-    if (n->op != TT__OP_PERMUTE && n->op != TT__OP_RESHAPE && n->op != TT__OP_EXPAND && n->op != TT__OP_SQUEEZE) {
-        int other = (n->op == TT__OP_ADD || n->op == TT__OP_MUL) && tt__is_const(g, a) ? b : a;
+    if (!view) {                                       /* an op that makes a new tensor */
+        int other = (f & TT__F_COMMUTATIVE) && tt__is_const(g, a) ? b : a;
         if (!tt__is_dense(g, other)) return -1;        /* x would be a view or an input: keep the op */
     }
-    switch (n->op) {
-    case TT__OP_ADD:
-        if (tt__const_all(g, b, 0.0f) && tt__same_as(g, n, a)) return a;
-        if (tt__const_all(g, a, 0.0f) && tt__same_as(g, n, b)) return b;
-        return -1;
-    case TT__OP_SUB: return tt__const_all(g, b, 0.0f) && tt__same_as(g, n, a) ? a : -1;
-    case TT__OP_MUL:
-        if (tt__const_all(g, b, 1.0f) && tt__same_as(g, n, a)) return a;
-        if (tt__const_all(g, a, 1.0f) && tt__same_as(g, n, b)) return b;
-        return -1;
-    case TT__OP_DIV: return tt__const_all(g, b, 1.0f) && tt__same_as(g, n, a) ? a : -1;
-    case TT__OP_PAD:
+    if (f & (TT__F_ID_ZERO | TT__F_ID_ONE)) return tt__simplify_identity(g, n, a, b, f);
+    if (f & TT__F_ZERO_PAD_ID) {
         for (d = 0; d < (int)n->a.i[0]; d++) if (n->a.i[1 + d] != 0) return -1;
         return a;
-    case TT__OP_COPY: case TT__OP_CAST:                /* a copy of a dense value (checked above) */
-        return tt__same_as(g, n, a) ? a : -1;
-    case TT__OP_RESHAPE: case TT__OP_EXPAND: case TT__OP_SQUEEZE:  /* (not of an input: see tt__is_dense) */
-        return tt__same_as(g, n, a) && g->tape.values[a].kind != TT__V_INPUT ? a : -1;
-    case TT__OP_PERMUTE:
-        if (g->tape.values[a].kind == TT__V_INPUT) return -1;
+    }
+    if (view && (f & (TT__F_SAME_ID | TT__F_PERMUTATION)) && g->tape.values[a].kind == TT__V_INPUT)
+        return -1;                                     /* a view of an input stays (see tt__is_dense) */
+    if (f & TT__F_SAME_ID) return tt__same_as(g, n, a) ? a : -1;
+    if (f & TT__F_PERMUTATION) {
         for (d = 0; d < x->ndim; d++) if (tt__axis((int)n->a.i[d], x->ndim) != d) return -1;
         return a;
-    default:
-        return -1;
     }
+    return -1;
 }
 
 /* The live node that produces value v, or -1. */
@@ -7783,8 +7822,8 @@ static tt_status tt__pass_simplify(tt_graph *g, bool *live) {
         tt__node *n = &g->tape.nodes[i];
         int r, p;
         if (!live[i]) continue;
-        p = n->op == TT__OP_PERMUTE ? tt__producer(g, live, tt__node_in(g, n, 0)) : -1;
-        if (p >= 0 && g->tape.nodes[p].op == TT__OP_PERMUTE) {   /* permute of a permute: one permute */
+        p = tt__op_has(n->op, TT__F_PERMUTATION) ? tt__producer(g, live, tt__node_in(g, n, 0)) : -1;
+        if (p >= 0 && g->tape.nodes[p].op == n->op) {  /* permute of a permute: one permute */
             const tt__node *inner = &g->tape.nodes[p];
             int src = tt__node_in(g, inner, 0), nd = g->tape.values[src].meta.ndim;
             for (d = 0; d < nd; d++) n->a.i[d] = tt__axis((int)inner->a.i[tt__axis((int)n->a.i[d], nd)], nd);
@@ -7808,6 +7847,9 @@ static int tt__uses(const tt_graph *g, const bool *live, int v) {
     return count;
 }
 
+/* The axis of an op's result that holds its output channels. */
+static int tt__channel_axis(int op, int ndim) { return tt__op_has(op, TT__F_CHANNELS_LAST) ? ndim - 1 : 1; }
+
 /* Batch norm after conv/linear with constant weights: scale the weights and bias instead.
    W'[o,...] = W[o,...]*s[o], b'[o] = (b[o]-mean[o])*s[o] + beta[o], s = gamma/sqrt(var+eps). */
 static tt_status tt__pass_fold_bn(tt_graph *g, bool *live) {
@@ -7819,13 +7861,13 @@ static tt_status tt__pass_fold_bn(tt_graph *g, bool *live) {
         tt_tensor nw, nb;
         float *wd, *bd;
         int64_t O, per, o, e;
-        if (!live[i] || bn->op != TT__OP_BATCH_NORM) continue;
+        if (!live[i] || !tt__op_has(bn->op, TT__F_BN_FOLDS)) continue;
         x = tt__node_in(g, bn, 0);
         hi = tt__producer(g, live, x);
         if (hi < 0) continue;
         h = &g->tape.nodes[hi];
-        if (h->op != TT__OP_CONV2D && h->op != TT__OP_CONV1D && !(h->op == TT__OP_LINEAR && g->tape.values[x].meta.ndim == 2))
-            continue;
+        if (!tt__op_has(h->op, TT__F_BN_HEAD) || tt__channel_axis(h->op, g->tape.values[x].meta.ndim) != 1)
+            continue;                                  /* batch norm's channels are axis 1 */
         wv = tt__node_in(g, h, 1);
         bv = h->n_in > 2 ? tt__node_in(g, h, 2) : -1;
         for (k = 0; k < 4; k++) c[k] = tt__node_in(g, bn, 1 + k);
@@ -7905,7 +7947,7 @@ static bool tt__can_share(const tt_graph *g, int u, int v) {
     int k;
     if (g->first[v] < 0 || g->last[u] != g->first[v]) return false;
     n = &g->tape.nodes[g->order[g->first[v]]];
-    if (n->op != TT__OP_FUSED) return false;
+    if (!tt__is_fused(n)) return false;
     pr = &g->progs[n->a.i[0]];
     if (pr->head >= 0 || pr->store_reads_input || tt__value_bytes(&g->tape.values[u]) != tt__value_bytes(&g->tape.values[v]) ||
         !tt_same_shape(&g->tape.values[u].meta, &g->tape.values[v].meta)) return false;
@@ -8067,7 +8109,7 @@ static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *mea
     base = scratch->live;
     scratch->peak = base;
     scratch->record_depth++;
-    ok = n->op == TT__OP_FUSED ? tt__exec_fused(g, scratch, n) : info->exec(scratch, &c, out);
+    ok = tt__is_fused(n) ? tt__exec_fused(g, scratch, n) : info->exec(scratch, &c, out);
     scratch->record_depth--;
     if (measure && scratch->peak - base > *measure) *measure = scratch->peak - base;
     tt_scope_end(scratch, s);
@@ -8304,7 +8346,7 @@ TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g) {
         int p;
         for (p = 0; p < g->n_order; p++) {
             const tt__node *n = &g->tape.nodes[g->order[p]];
-            if (n->op != TT__OP_FUSED) continue;
+            if (!tt__is_fused(n)) continue;
             s.fused_nodes++;
             s.fused_ops += g->progs[n->a.i[0]].n_members;
             if (g->progs[n->a.i[0]].n_members > s.max_fused_ops) s.max_fused_ops = g->progs[n->a.i[0]].n_members;
@@ -8499,7 +8541,7 @@ TT_API size_t tt_graph_dot(const tt_graph *g, char *buf, size_t size) {
             v = tt__node_in(g, n, k);
             if (v >= 0 && g->tape.values[v].kind != TT__V_NODE && shown && !shown[v]) { shown[v] = true; tt__dot_value_node(&b, g, v); }
         }
-        if (n->op == TT__OP_FUSED) {                   /* a cluster of the fused ops */
+        if (tt__is_fused(n)) {                         /* a cluster of the fused ops */
             const struct tt__program *pr = &g->progs[n->a.i[0]];
             tt__put(&b, "  subgraph cluster_"); tt__put_i64(&b, p);
             tt__put(&b, " {\n    label=\"fused\"; style=filled; color=lightgrey;\n");
@@ -8717,7 +8759,7 @@ TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
         const tt__node *n = &g->tape.nodes[g->compiled ? g->order[p] : p];
         const tt__value *out = &g->tape.values[n->out];
         tt__put(&b, "  ");
-        if (n->op == TT__OP_FUSED) {                   /* "%5, %9 = fused{mul, add, tanh}(...)" */
+        if (tt__is_fused(n)) {                         /* "%5, %9 = fused{mul, add, tanh}(...)" */
             const struct tt__program *pr = &g->progs[n->a.i[0]];
             for (k = 0; k < pr->n_out; k++) { if (k) tt__put(&b, ", "); tt__put_value(&b, pr->outs[k]); }
             tt__put(&b, " = fused{");
@@ -8735,7 +8777,7 @@ TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
         tt__putc(&b, '(');
         for (k = 0, shown = 0; k < n->n_in; k++) {
             int v = g->compiled ? tt__node_in(g, n, k) : g->tape.pool[n->in_at + k];
-            if (v < 0 && n->op == TT__OP_FUSED) continue;  /* the slot an epilogue head fills */
+            if (v < 0 && tt__is_fused(n)) continue;  /* the slot an epilogue head fills */
             if (shown++) tt__put(&b, ", ");
             if (v < 0) { tt__put(&b, "none"); continue; }
             if (g->tape.values[v].kind == TT__V_PARAM) tt__put(&b, "param ");
