@@ -121,19 +121,22 @@ extern "C" {
  * >>api-types   status codes, dtypes, tensors, context descriptors
  * ========================================================================== */
 
-/* Status codes: 0 is success, every error is negative. */
-typedef enum tt_status {
-    TT_OK               =  0,
-    TT_ERR_ARG          = -1,   /* invalid argument (bad axis, negative size, NULL array) */
-    TT_ERR_OOM          = -2,   /* out of memory: heap, or the user's arena is full */
-    TT_ERR_SHAPE        = -3,   /* shapes do not fit together */
-    TT_ERR_DTYPE        = -4,   /* wrong element type */
-    TT_ERR_UNSUPPORTED  = -5,   /* valid request this build cannot do */
-    TT_ERR_STATE        = -6,   /* call in the wrong state */
-    TT_ERR_BACKEND      = -7,   /* accelerator failure */
-    TT_ERR_INDEX        = -8,   /* an index tensor holds a value out of range */
-    TT_ERR_CORRUPT      = -9    /* a guard region was overwritten: memory corruption */
-} tt_status;
+/* Status codes: 0 is success, every error is negative. X(name, value, what tt_status_str says) */
+#define TT__STATUS(X) \
+    X(TT_OK,               0, "ok")                                                                  \
+    X(TT_ERR_ARG,         -1, "invalid argument")    /* bad axis, negative size, NULL array */      \
+    X(TT_ERR_OOM,         -2, "out of memory")       /* heap, or the user's arena is full */        \
+    X(TT_ERR_SHAPE,       -3, "shape mismatch")      /* shapes do not fit together */               \
+    X(TT_ERR_DTYPE,       -4, "dtype mismatch")      /* wrong element type */                       \
+    X(TT_ERR_UNSUPPORTED, -5, "unsupported")         /* valid request this build cannot do */       \
+    X(TT_ERR_STATE,       -6, "wrong state")         /* call in the wrong state */                  \
+    X(TT_ERR_BACKEND,     -7, "backend failure")     /* accelerator failure */                      \
+    X(TT_ERR_INDEX,       -8, "index out of range")  /* an index tensor holds a value out of range */ \
+    X(TT_ERR_CORRUPT,     -9, "memory corruption")   /* a guard region was overwritten */
+
+#define TT__STATUS_ENUM(name, value, text) name = value,
+typedef enum tt_status { TT__STATUS(TT__STATUS_ENUM) } tt_status;
+#undef TT__STATUS_ENUM
 
 /* Element types. f32 is the compute type; f16 and bf16 are storage types. */
 typedef enum tt_dtype {
@@ -676,6 +679,7 @@ TT_API tt_status   tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, in
 TT_API tt_tensor  *tt_compiled_output(tt_compiled *cc, int i);       /* valid until the next run */
 TT_API int         tt_compiled_num_graphs(const tt_compiled *cc);     /* compiles so far */
 TT_API const char *tt_compiled_error(const tt_compiled *cc);
+TT_API tt_status   tt_compiled_status(const tt_compiled *cc);     /* TT_ERR_ARG for NULL */
 TT_API void        tt_compiled_destroy(tt_compiled *cc);
 
 /* ---- debug ------------------------------------------------------------------ */
@@ -1003,9 +1007,15 @@ typedef struct tt__guard {
 
 struct tt__trace;
 
+/* The error state of a context, a graph and a compiled function alike: sticky (the first
+   error is kept until cleared), set only through tt__err_vset. */
+typedef struct tt__err {
+    tt_status status;
+    char      msg[TT__MSG_SIZE];
+} tt__err;
+
 struct tt_ctx {
-    tt_status    status;
-    char         msg[TT__MSG_SIZE];
+    tt__err      err;
     tt_allocator allocator;       /* heap mode */
     size_t       block_size;
     int          user_memory;     /* everything lives in the user's buffer */
@@ -1028,34 +1038,48 @@ struct tt_ctx {
 TT_API const char *tt_version(void) { return TT_VERSION_STRING; }
 
 TT_API const char *tt_status_str(tt_status s) {
-    switch (s) {
-    case TT_OK:              return "ok";
-    case TT_ERR_ARG:         return "invalid argument";
-    case TT_ERR_OOM:         return "out of memory";
-    case TT_ERR_SHAPE:       return "shape mismatch";
-    case TT_ERR_DTYPE:       return "dtype mismatch";
-    case TT_ERR_UNSUPPORTED: return "unsupported";
-    case TT_ERR_STATE:       return "wrong state";
-    case TT_ERR_BACKEND:     return "backend failure";
-    case TT_ERR_INDEX:       return "index out of range";
-    case TT_ERR_CORRUPT:     return "memory corruption";
-    }
+#define TT__STATUS_CASE(name, value, text) case name: return text;
+    switch (s) { TT__STATUS(TT__STATUS_CASE) }
+#undef TT__STATUS_CASE
     return "unknown status";
+}
+
+/* The one error setter: records status and message only when e holds no error yet (the
+   first failure is the root cause; later ones are dropped). Formats into e's fixed
+   buffer: no allocation on the error path. */
+static void tt__err_vset(tt__err *e, tt_status status, const char *fmt, va_list ap) {
+    if (e->status != TT_OK) return;
+    e->status = status;
+    tt__vformat(e->msg, sizeof e->msg, fmt, ap);
+}
+
+static void tt__err_clear(tt__err *e) {
+    e->status = TT_OK;
+    e->msg[0] = '\0';
+}
+
+/* The message, or NULL when there is no error. */
+static const char *tt__err_msg(const tt__err *e) { return e->status == TT_OK ? NULL : e->msg; }
+
+static void tt__err_set(tt__err *e, tt_status status, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    tt__err_vset(e, status, fmt, ap);
+    va_end(ap);
 }
 
 /* Records the error (if it is the first) and returns NULL, for `return tt__fail(...)`. */
 static void *tt__fail(tt_ctx *ctx, tt_status status, const char *fmt, ...) {
     va_list ap;
-    if (!ctx || ctx->status != TT_OK) return NULL;
-    ctx->status = status;
+    if (!ctx) return NULL;
     va_start(ap, fmt);
-    tt__vformat(ctx->msg, sizeof ctx->msg, fmt, ap);
+    tt__err_vset(&ctx->err, status, fmt, ap);
     va_end(ap);
     return NULL;
 }
 
 /* The same for functions that return a status. */
-#define TT__FAIL_STATUS(ctx, st, ...) (tt__fail((ctx), (st), __VA_ARGS__), (ctx) ? (ctx)->status : (st))
+#define TT__FAIL_STATUS(ctx, st, ...) (tt__fail((ctx), (st), __VA_ARGS__), (ctx) ? (ctx)->err.status : (st))
 
 /* An array argument and its count: the count in [lo, hi] and the array non-NULL when the
    count is not 0. False (and an error naming both) otherwise. */
@@ -1073,17 +1097,12 @@ static bool tt__check_array(tt_ctx *ctx, const char *fn, const void *arr, const 
     return true;
 }
 
-TT_API const char *tt_error(const tt_ctx *ctx) {
-    if (!ctx) return "tinytrace: NULL context";
-    return ctx->status == TT_OK ? NULL : ctx->msg;
-}
+TT_API const char *tt_error(const tt_ctx *ctx) { return ctx ? tt__err_msg(&ctx->err) : "tinytrace: NULL context"; }
 
-TT_API tt_status tt_ctx_status(const tt_ctx *ctx) { return ctx ? ctx->status : TT_ERR_ARG; }
+TT_API tt_status tt_ctx_status(const tt_ctx *ctx) { return ctx ? ctx->err.status : TT_ERR_ARG; }
 
 TT_API void tt_clear_error(tt_ctx *ctx) {
-    if (!ctx) return;
-    ctx->status = TT_OK;
-    ctx->msg[0] = '\0';
+    if (ctx) tt__err_clear(&ctx->err);
 }
 
 /* ==========================================================================
@@ -4532,7 +4551,7 @@ static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, in
                                            int64_t seg_stride, tt__ukernel_fn ukernel, const tt__epilogue *ep) {
     tt__gemm_blocks bl = tt__gemm_blocking();
     tt__sgemm_job j;
-    tt_status before = ctx->status;
+    tt_status before = ctx->err.status;
     tt_scope s = tt_scope_begin(ctx);
     int64_t jc, pc, nc_max = tt__min64(bl.nc, (N + TT__NR - 1) / TT__NR * TT__NR);
     float *Bp = NULL;
@@ -4995,7 +5014,7 @@ static bool tt__conv_gemm_implicit(tt_ctx *ctx, const tt__conv_job *j, int64_t N
 static bool tt__conv_batched(tt_ctx *ctx, const char *name, tt__conv_job *j, int64_t N, int64_t Kc) {
     int64_t hw = j->OH * j->OW, per = j->m, n0;
     const float *x0 = j->x;
-    tt_status before = ctx->status;
+    tt_status before = ctx->err.status;
     tt_scope scope = tt_scope_begin(ctx);
     float *col = (float *)tt__alloc(ctx, name, (size_t)(Kc * j->m * hw) * sizeof(float)), *prod = NULL;
     for (n0 = 0; n0 < N && col; n0 += per) {
@@ -6806,7 +6825,7 @@ static void tt__record(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt__tape *tp;
     tt__node *n;
     int i, id;
-    if (!tr || ctx->record_depth > 0 || ctx->status != TT_OK) return;
+    if (!tr || ctx->record_depth > 0 || ctx->err.status != TT_OK) return;
     tp = &tr->tape;
     if (!tt__grow(&tp->alloc, (void **)&tp->nodes, &tp->cap_nodes, tp->n_nodes + 1, sizeof(tt__node)) ||
         !tt__grow(&tp->alloc, (void **)&tp->pool, &tp->cap_pool, tp->n_pool + c->n_in, sizeof(int))) {
@@ -6930,18 +6949,16 @@ struct tt_graph {
     tt_tensor    **bound_src;      /* per input: the user's tensor when it had to be copied, else NULL */
     float        **packed;         /* per node: a linear's constant weight packed for the SGEMM, or NULL */
     int            n_packed;
-    tt_status      status;
-    char           msg[TT__MSG_SIZE];
+    tt__err        err;            /* sticky, like a context's */
 };
 
+/* Records a graph's error (if it is the first) and returns the graph's status. */
 static tt_status tt__gfail(tt_graph *g, tt_status status, const char *fmt, ...) {
     va_list ap;
-    if (g->status != TT_OK) return g->status;
-    g->status = status;
     va_start(ap, fmt);
-    tt__vformat(g->msg, sizeof g->msg, fmt, ap);
+    tt__err_vset(&g->err, status, fmt, ap);
     va_end(ap);
-    return status;
+    return g->err.status;
 }
 
 static void *tt__galloc(tt_graph *g, size_t n) {
@@ -7002,7 +7019,7 @@ TT_API tt_graph *tt_trace_end(tt_ctx *ctx, tt_tensor *const *outputs, int n_outp
     tr = ctx->trace;
     if (!tr) return (tt_graph *)tt__fail(ctx, TT_ERR_STATE, "tt_trace_end: no trace is running on ctx (call tt_trace_begin first)");
     ctx->trace = NULL;                                 /* the trace ends whatever happens next */
-    g = ctx->status == TT_OK ? (tt_graph *)tt__heap_alloc(&tr->tape.alloc, sizeof *g) : NULL;
+    g = ctx->err.status == TT_OK ? (tt_graph *)tt__heap_alloc(&tr->tape.alloc, sizeof *g) : NULL;
     if (!g) {
         tt__fail(ctx, TT_ERR_OOM, "tt_trace_end: out of memory");  /* kept only if no error came first */
         tt__tape_free(&tr->tape);
@@ -7738,7 +7755,7 @@ static tt_status tt__pass_const_fold(tt_graph *g, bool *live) {
         s = tt_scope_begin(tmp);
         tt__header_init(&hdr, tmp);
         out = info->infer(tmp, &c, &hdr) ? tt__new(tmp, n->name, hdr.dtype, hdr.ndim, hdr.shape) : NULL;
-        if (out && info->exec(tmp, &c, out) && tmp->status == TT_OK) {
+        if (out && info->exec(tmp, &c, out) && tmp->err.status == TT_OK) {
             id = tt__graph_add_const(g, out);
             if (id < 0) { tt_ctx_destroy(tmp); return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory"); }
             g->remap[n->out] = id;
@@ -8119,10 +8136,10 @@ static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *mea
 /* Reports a failed node as the graph's error (the kernel's message from scratch). */
 static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p) {
     const tt__node *n = &g->tape.nodes[g->order[p]];
-    tt__gfail(g, scratch->status != TT_OK ? scratch->status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
-              g->order[p], n->name, scratch->status != TT_OK ? scratch->msg : "failed");
+    tt__gfail(g, scratch->err.status != TT_OK ? scratch->err.status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
+              g->order[p], n->name, scratch->err.status != TT_OK ? scratch->err.msg : "failed");
     tt_clear_error(scratch);
-    return g->status;
+    return g->err.status;
 }
 
 /* Runs every live node; with measure, records the scratch each node needs instead. */
@@ -8131,11 +8148,11 @@ static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
     for (p = 0; p < g->n_order; p++) {
         bool ok = tt__graph_exec_node(g, scratch, p, measure);
         if (g->debug & TT_DEBUG_POISON) tt__poison_dead(g, p);
-        if (measure && scratch->status == TT_ERR_INDEX) {  /* the dry run's zeros can make bad indices */
+        if (measure && scratch->err.status == TT_ERR_INDEX) {  /* the dry run's zeros can make bad indices */
             tt_clear_error(scratch);
             continue;
         }
-        if (!ok || scratch->status != TT_OK) return tt__graph_node_failed(g, scratch, p);
+        if (!ok || scratch->err.status != TT_OK) return tt__graph_node_failed(g, scratch, p);
     }
     return TT_OK;
 }
@@ -8221,7 +8238,7 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
         ((passes & TT_PASS_CONST_FOLD) && (passes & TT_PASS_SIMPLIFY) && tt__pass_const_fold(g, live) != TT_OK) ||
         ((passes & TT_PASS_FOLD_BN) && tt__pass_fold_bn(g, live) != TT_OK)) {
         tt__heap_free(&g->tape.alloc, live);
-        return g->status;
+        return g->err.status;
     }
     if (passes & TT_PASS_CSE) tt__pass_cse(g, live);
     needed = (bool *)tt__galloc(g, sizeof(bool) * (size_t)g->tape.n_values);
@@ -8230,14 +8247,14 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     for (i = 0; i < g->tape.n_nodes; i++) if (live[i]) g->order[g->n_order++] = i;
     tt__heap_free(&g->tape.alloc, live);
     tt__heap_free(&g->tape.alloc, needed);
-    if ((passes & TT_PASS_FUSE) && tt__pass_fuse(g, (passes & TT_PASS_EPILOGUE) != 0) != TT_OK) return g->status;
+    if ((passes & TT_PASS_FUSE) && tt__pass_fuse(g, (passes & TT_PASS_EPILOGUE) != 0) != TT_OK) return g->err.status;
     g->max_in = 1;
     for (i = 0; i < g->n_order; i++)
         if (g->tape.nodes[g->order[i]].n_in > g->max_in) g->max_in = g->tape.nodes[g->order[i]].n_in;
     g->argv = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->max_in);
     g->bound_src = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)(g->tape.n_inputs + 1));
     if (!g->argv || !g->bound_src) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    if (tt__graph_plan(g) != TT_OK || tt__graph_size_scratch(g) != TT_OK) return g->status;
+    if (tt__graph_plan(g) != TT_OK || tt__graph_size_scratch(g) != TT_OK) return g->err.status;
     g->compiled = true;
     return TT_OK;
 }
@@ -8269,13 +8286,13 @@ static tt_status tt__bind_input(tt_graph *g, const char *fn, int i, tt_tensor *t
 static tt_status tt__graph_bind(tt_graph *g, const char *fn, tt_tensor *const *inputs, int n_inputs) {
     int i;
     if (!g) return TT_ERR_ARG;
-    if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->status;
+    if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->err.status;
     g->bound = false;
     if (n_inputs > 0 && !inputs) return tt__gfail(g, TT_ERR_ARG, "%s: inputs is NULL but n_inputs is %d", fn, n_inputs);
     if (n_inputs != g->tape.n_inputs)
         return tt__gfail(g, TT_ERR_ARG, "%s: n_inputs is %d, the graph has %d inputs", fn, n_inputs, g->tape.n_inputs);
     for (i = 0; i < n_inputs; i++) {
-        if (tt__bind_input(g, fn, i, inputs[i]) != TT_OK) return g->status;
+        if (tt__bind_input(g, fn, i, inputs[i]) != TT_OK) return g->err.status;
         g->bound_src[i] = g->offset[g->tape.inputs[i]] >= 0 && g->rt[g->tape.inputs[i]].data != inputs[i]->data ? inputs[i] : NULL;
     }
     g->bound = true;
@@ -8289,9 +8306,9 @@ TT_API tt_status tt_graph_bind(tt_graph *g, tt_tensor *const *inputs, int n_inpu
 TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
     int i;
     if (!g) return TT_ERR_ARG;
-    if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->status;
+    if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->err.status;
     if (inputs || n_inputs || g->tape.n_inputs == 0) {
-        if (tt__graph_bind(g, "tt_graph_run", inputs, n_inputs) != TT_OK) return g->status;
+        if (tt__graph_bind(g, "tt_graph_run", inputs, n_inputs) != TT_OK) return g->err.status;
     } else if (!g->bound) {
         return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: no inputs given and none bound; the graph has %d "
                          "(pass them, or call tt_graph_bind once)", g->tape.n_inputs);
@@ -8302,7 +8319,7 @@ TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_input
     if (g->mode != TT_MODE_REDUCE_OVERHEAD) tt__bind_params(g);   /* REDUCE_OVERHEAD: bound at compile */
     g->has_run = tt__graph_exec(g, g->scratch, NULL) == TT_OK;
     TT__ZEROUPPER();
-    return g->has_run ? TT_OK : g->status;
+    return g->has_run ? TT_OK : g->err.status;
 }
 
 TT_API tt_tensor *tt_graph_output(tt_graph *g, int i) {
@@ -8321,12 +8338,9 @@ TT_API tt_tensor *tt_graph_output(tt_graph *g, int i) {
 TT_API int tt_graph_num_inputs(const tt_graph *g) { return g ? g->tape.n_inputs : 0; }
 TT_API int tt_graph_num_outputs(const tt_graph *g) { return g ? g->n_outputs : 0; }
 TT_API int tt_graph_num_nodes(const tt_graph *g) { return !g ? 0 : g->compiled ? g->n_order : g->n_traced_nodes; }
-TT_API const char *tt_graph_error(const tt_graph *g) {
-    if (!g) return "tinytrace: NULL graph";
-    return g->status == TT_OK ? NULL : g->msg;
-}
-TT_API tt_status tt_graph_status(const tt_graph *g) { return g ? g->status : TT_ERR_ARG; }
-TT_API void tt_graph_clear_error(tt_graph *g) { if (g) { g->status = TT_OK; g->msg[0] = '\0'; } }
+TT_API const char *tt_graph_error(const tt_graph *g) { return g ? tt__err_msg(&g->err) : "tinytrace: NULL graph"; }
+TT_API tt_status tt_graph_status(const tt_graph *g) { return g ? g->err.status : TT_ERR_ARG; }
+TT_API void tt_graph_clear_error(tt_graph *g) { if (g) tt__err_clear(&g->err); }
 TT_API int tt_graph_num_warnings(const tt_graph *g) { return g ? g->tape.n_warnings : 0; }
 TT_API const char *tt_graph_warning(const tt_graph *g, int i) {
     return (g && i >= 0 && i < g->tape.n_warnings) ? g->tape.warnings[i] : NULL;
@@ -8435,7 +8449,7 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
     memset(report, 0, sizeof *report);
     report->ok = true;
     report->node = -1;
-    if (tt__graph_bind(g, "tt_graph_check", inputs, n_inputs) != TT_OK) return g->status;
+    if (tt__graph_bind(g, "tt_graph_check", inputs, n_inputs) != TT_OK) return g->err.status;
     tt__bind_params(g);
     d.allocator = g->tape.alloc;
     ctx = tt_ctx_create(&d);
@@ -8453,18 +8467,18 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
     for (w = 0; w < g->n_traced_values; w++)
         if (tt__rv(g, w) < g->tape.n_values && w > stands_for[tt__rv(g, w)]) stands_for[tt__rv(g, w)] = w;
     if (!tt__run_tape(g, ctx, inputs, ref)) {
-        tt__gfail(g, ctx->status != TT_OK ? ctx->status : TT_ERR_STATE, "tt_graph_check: the eager tape failed: %s",
-                  ctx->status != TT_OK ? ctx->msg : "?");
+        tt__gfail(g, ctx->err.status != TT_OK ? ctx->err.status : TT_ERR_STATE, "tt_graph_check: the eager tape failed: %s",
+                  ctx->err.status != TT_OK ? ctx->err.msg : "?");
         tt_ctx_destroy(ctx);
         tt__heap_free(&g->tape.alloc, ref);
         tt__heap_free(&g->tape.alloc, stands_for);
-        return g->status;
+        return g->err.status;
     }
     for (p = 0; p < g->n_order; p++) {                 /* compiled, node by node, compared as it goes */
         const tt__node *n = &g->tape.nodes[g->order[p]];
         const int *outs;
         int no;
-        if (!tt__graph_exec_node(g, g->scratch, p, NULL) || g->scratch->status != TT_OK) {
+        if (!tt__graph_exec_node(g, g->scratch, p, NULL) || g->scratch->err.status != TT_OK) {
             tt__graph_node_failed(g, g->scratch, p);
             break;
         }
@@ -8492,11 +8506,11 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
             }
         }
     }
-    g->has_run = g->status == TT_OK;
+    g->has_run = g->err.status == TT_OK;
     tt_ctx_destroy(ctx);
     tt__heap_free(&g->tape.alloc, ref);
     tt__heap_free(&g->tape.alloc, stands_for);
-    return g->status;
+    return g->err.status;
 }
 
 /* ---- Graphviz ------------------------------------------------------------------------- */
@@ -8597,8 +8611,8 @@ TT_API tt_graph *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *
         tt__put_i64(&b, i);
         tt_trace_input(ctx, inputs[i], name);
     }
-    n = ctx->status == TT_OK ? fn(ctx, inputs, n_inputs, outs, 16, user) : -1;
-    if ((n < 1 || n > 16) && ctx->status == TT_OK)
+    n = ctx->err.status == TT_OK ? fn(ctx, inputs, n_inputs, outs, 16, user) : -1;
+    if ((n < 1 || n > 16) && ctx->err.status == TT_OK)
         tt__fail(ctx, TT_ERR_ARG, "tt_trace: fn returned %d outputs, expected 1..16", n);
     g = tt_trace_end(ctx, outs, n < 1 || n > 16 ? 1 : n);   /* ends the trace; NULL after an error */
     tt_scope_end(ctx, scope);
@@ -8615,8 +8629,7 @@ struct tt_compiled {
     int           max_graphs, n_graphs, last;
     tt_graph     *graphs[TT__CACHE_MAX];
     tt_allocator  alloc;
-    tt_status     status;
-    char          msg[TT__MSG_SIZE];
+    tt__err       err;             /* sticky within a run; each tt_compiled_run starts clear */
 };
 
 TT_API tt_compiled *tt_compiled_create(tt_forward_fn fn, void *user, tt_mode mode, unsigned passes, int max_graphs) {
@@ -8647,23 +8660,18 @@ static bool tt__graph_fits(const tt_graph *g, tt_tensor *const *inputs, int n) {
     return true;
 }
 
-/* Records "fn: msg" (msg may be the message of the context or graph that failed). */
+/* Records "fn: msg" (msg may be the message of the context or graph that failed), if it is
+   the first error; returns cc's status. */
 static tt_status tt__cc_fail(tt_compiled *cc, tt_status st, const char *fn, const char *msg) {
-    tt__buf b;
-    cc->status = st;
-    tt__buf_init(&b, cc->msg, sizeof cc->msg);
-    tt__put(&b, fn);
-    tt__put(&b, ": ");
-    tt__put(&b, msg);
-    return st;
+    tt__err_set(&cc->err, st, "%s: %s", fn, msg);
+    return cc->err.status;
 }
 
 TT_API tt_status tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, int n_inputs) {
     int i;
     tt_graph *g;
     if (!cc) return TT_ERR_ARG;
-    cc->status = TT_OK;
-    cc->msg[0] = '\0';
+    tt__err_clear(&cc->err);
     if (n_inputs < 1) return tt__cc_fail(cc, TT_ERR_ARG, "tt_compiled_run", "n_inputs is below 1, expected at least one input");
     if (!inputs) return tt__cc_fail(cc, TT_ERR_ARG, "tt_compiled_run", "inputs is NULL");
     for (i = 0; i < n_inputs; i++)
@@ -8674,19 +8682,19 @@ TT_API tt_status tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, int 
         if (cc->n_graphs >= cc->max_graphs)
             return tt__cc_fail(cc, TT_ERR_STATE, "tt_compiled_run", "the recompile limit is reached (max_graphs shape "
                                "sets already compiled); input shapes vary too much");
-        if (ctx->status != TT_OK)
+        if (ctx->err.status != TT_OK)
             return tt__cc_fail(cc, TT_ERR_STATE, "tt_compiled_run", "the context of inputs holds an earlier error; "
                                "clear it (tt_clear_error) before tracing");
         g = tt_trace(ctx, cc->fn, cc->user, inputs, n_inputs);
         if (!g) {
-            tt__cc_fail(cc, ctx->status != TT_OK ? ctx->status : TT_ERR_STATE, "tt_compiled_run",
+            tt__cc_fail(cc, ctx->err.status != TT_OK ? ctx->err.status : TT_ERR_STATE, "tt_compiled_run",
                         tt_error(ctx) ? tt_error(ctx) : "tracing fn failed");
-            return cc->status;
+            return cc->err.status;
         }
         if (tt_graph_compile(g, cc->mode, cc->passes) != TT_OK) {
-            tt__cc_fail(cc, g->status, "tt_compiled_run", g->msg);
+            tt__cc_fail(cc, g->err.status, "tt_compiled_run", g->err.msg);
             tt_graph_destroy(g);
-            return cc->status;
+            return cc->err.status;
         }
         cc->graphs[cc->n_graphs++] = g;
     }
@@ -8695,7 +8703,7 @@ TT_API tt_status tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, int 
     tt_graph_clear_error(g);
     if (tt_graph_run(g, inputs, n_inputs) != TT_OK) {
         cc->last = -1;
-        return tt__cc_fail(cc, g->status, "tt_compiled_run", g->msg);
+        return tt__cc_fail(cc, g->err.status, "tt_compiled_run", g->err.msg);
     }
     return TT_OK;
 }
@@ -8716,9 +8724,9 @@ TT_API tt_tensor *tt_compiled_output(tt_compiled *cc, int i) {
 }
 TT_API int tt_compiled_num_graphs(const tt_compiled *cc) { return cc ? cc->n_graphs : 0; }
 TT_API const char *tt_compiled_error(const tt_compiled *cc) {
-    if (!cc) return "tinytrace: NULL compiled function";
-    return cc->status == TT_OK ? NULL : cc->msg;
+    return cc ? tt__err_msg(&cc->err) : "tinytrace: NULL compiled function";
 }
+TT_API tt_status tt_compiled_status(const tt_compiled *cc) { return cc ? cc->err.status : TT_ERR_ARG; }
 TT_API void tt_compiled_destroy(tt_compiled *cc) {
     int i;
     if (!cc) return;

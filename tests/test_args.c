@@ -2348,6 +2348,7 @@ static int ccout_i_neg(ar_env *e) {
 static int ccout_not_run(ar_env *e) { ar_cc(e, fwd_relu); e->got = e->row->status; return tt_compiled_output(e->cc, 0) == NULL; }
 static int ccnum_null(ar_env *e) { (void)e; return tt_compiled_num_graphs(NULL) <= 0; }
 static int ccerror_null(ar_env *e) { const char *s = tt_compiled_error(NULL); (void)e; return s != NULL && *s != '\0'; }
+static int ccstatus_null(ar_env *e) { (void)e; return tt_compiled_status(NULL) == TT_ERR_ARG; }
 static int ccdestroy_null(ar_env *e) { (void)e; tt_compiled_destroy(NULL); return 1; }
 
 static const ar_row compiled_rows[] = {
@@ -2370,6 +2371,7 @@ static const ar_row compiled_rows[] = {
     ROW(tt_compiled_output, "cc", TT_ERR_STATE, ccout_not_run),
     ROW(tt_compiled_num_graphs, "cc", TT_OK, ccnum_null),
     ROW(tt_compiled_error, "cc", TT_OK, ccerror_null),
+    ROW(tt_compiled_status, "cc", TT_OK, ccstatus_null),
     ROW(tt_compiled_destroy, "cc", TT_OK, ccdestroy_null),
 };
 

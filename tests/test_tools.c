@@ -645,6 +645,7 @@ static void test_compiled_limit(void) {
     x = tl_tensor(c, 2, s, xv, 3, -1, 1);
     CHECK_EQ_INT(tt_compiled_run(cc, &x, 1), TT_ERR_STATE);
     CHECK_STR_CONTAINS(tt_compiled_error(cc), "tt_compiled_run");
+    CHECK_EQ_INT(tt_compiled_status(cc), TT_ERR_STATE);  /* the status, like a context's and a graph's */
     CHECK_EQ_INT(tt_compiled_num_graphs(cc), 2);
     CHECK_EQ_INT(w.calls, 2);                         /* not traced */
     CHECK_EQ_INT(tt_compiled_run(cc, &x, 1), TT_ERR_STATE);   /* and again: still an error */
