@@ -2137,9 +2137,33 @@ typedef struct tt__call {
     tt_tensor *const  *in;        /* inputs; optional ones may be NULL */
     int                n_in;
     tt__attrs          a;
-    const float       *packed_b;  /* graphs: a linear's constant weight packed ahead (tt__prepack_b), else NULL */
-    bool               relu_after; /* graphs: a fused ReLU follows; linear/conv apply it themselves */
+    const void        *node_data; /* in a graph: the backend's data for this node (the CPU's is a
+                                     tt__cpu_node); NULL for an eager call */
 } tt__call;
+
+/* What the CPU backend hands a GEMM-based op (TT__F_GEMM_HEAD) of a compiled graph. */
+typedef struct tt__cpu_node {
+    const float *packed_b;        /* a linear's constant weight packed ahead (tt__prepack_b), or NULL */
+    bool         relu_after;      /* a fused ReLU follows: the op applies it in its GEMM epilogue */
+} tt__cpu_node;
+
+/* A call of op with inputs in[0..n_in) and attributes a (no backend data: eager). */
+static tt__call tt__call_init(const char *name, int op, tt_tensor *const *in, int n_in, const tt__attrs *a) {
+    tt__call c;
+    c.name = name;
+    c.op = op;
+    c.in = in;
+    c.n_in = n_in;
+    c.a = *a;
+    c.node_data = NULL;
+    return c;
+}
+
+/* The CPU backend's data of a call (all zero for an eager call). */
+static const tt__cpu_node *tt__cpu_data(const tt__call *c) {
+    static const tt__cpu_node none = { NULL, false };
+    return c->node_data ? (const tt__cpu_node *)c->node_data : &none;
+}
 
 typedef bool (*tt__infer_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
 typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
@@ -2388,7 +2412,7 @@ static tt_tensor *tt__op(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor
     if (!ctx) return NULL;
     for (i = 0; i < n_in; i++) if (!in[i] && !((info->optional >> i) & 1u)) return NULL;
     for (i = 0; i < n_in; i++) if (in[i] && !tt__check_trace_escape(ctx, name, op, i, in[i])) return NULL;
-    c.name = name; c.op = op; c.in = in; c.n_in = n_in; c.a = *a; c.packed_b = NULL; c.relu_after = false;
+    c = tt__call_init(name, op, in, n_in, a);
     tt__header_init(&hdr, ctx);
     if (!info->infer(ctx, &c, &hdr)) return NULL;
     if (info->kind == TT__K_VIEW) {
@@ -2630,7 +2654,7 @@ static tt_tensor *tt__view_internal(tt_ctx *ctx, const char *name, tt__opcode op
     tt__call c;
     if (!ctx || !x) return NULL;
     in[0] = x;
-    c.name = name; c.op = op; c.in = in; c.n_in = 1; c.a = *a; c.packed_b = NULL; c.relu_after = false;
+    c = tt__call_init(name, op, in, 1, a);
     out = (tt_tensor *)tt__alloc(ctx, name, sizeof(tt_tensor));
     if (!out) return NULL;
     tt__header_init(out, ctx);
@@ -4744,9 +4768,9 @@ static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (!xc || !w || failed) return false;
     ep.bias = bd;
     ep.bias_kind = bd ? TT__BIAS_COLS : TT__BIAS_NONE;
-    ep.relu = c->relu_after;
+    ep.relu = tt__cpu_data(c)->relu_after;
     tt__gemm_pre(ctx, M, outf, in, (const float *)tt__ptr(xc), in, 1, (const float *)tt__ptr(w),
-                 w->stride[1], w->stride[0], c->packed_b, (float *)tt__ptr(out), (bd || ep.relu) ? &ep : NULL);
+                 w->stride[1], w->stride[0], tt__cpu_data(c)->packed_b, (float *)tt__ptr(out), (bd || ep.relu) ? &ep : NULL);
     return true;
 }
 
@@ -5063,7 +5087,7 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     wd = (const float *)tt__ptr(wc);
     j.x = xd; j.w = wd; j.b = bd; j.y = yd; j.out = yd; j.p = p;
     j.C = C; j.H = H; j.W = W; j.O = O; j.Og = Og; j.KH = KH; j.KW = KW; j.OH = OH; j.OW = OW;
-    j.relu = c->relu_after;
+    j.relu = tt__cpu_data(c)->relu_after;
     if (G > 1 && Cg == 1) {                            /* depthwise: a direct kernel, bias included */
         tt__for_planes(ctx, tt__depthwise_plane, &j, N * O, OH * OW * KH * KW);
         return true;
@@ -5275,7 +5299,7 @@ static bool tt__exec_conv3d(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (out->numel == 0) return true;
     if (Kc == 0) {                                     /* no input channels: the bias alone */
         for (n = 0; n < out->numel; n++) ((float *)tt__ptr(out))[n] = bd ? bd[(n / osp) % out->shape[1]] : 0.0f;
-        if (c->relu_after) tt__relu_run((float *)tt__ptr(out), out->numel);
+        if (tt__cpu_data(c)->relu_after) tt__relu_run((float *)tt__ptr(out), out->numel);
         return true;
     }
     col = (float *)tt__alloc(ctx, c->name, (size_t)(Kc * osp) * sizeof(float));
@@ -5287,7 +5311,7 @@ static bool tt__exec_conv3d(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
             tt__for_planes(ctx, tt__im2col_nd_plane, &j, Cg, tt__vol(j.k) * osp);
             ep.bias = bd ? bd + g * Og : NULL;
             ep.bias_kind = bd ? TT__BIAS_ROWS : TT__BIAS_NONE;
-            ep.relu = c->relu_after;
+            ep.relu = tt__cpu_data(c)->relu_after;
             tt__gemm_pre(ctx, Og, osp, Kc, (const float *)tt__ptr(wc) + g * Og * Kc, Kc, 1, col, osp, 1, NULL,
                          (float *)tt__ptr(out) + (n * G + g) * Og * osp, (bd || ep.relu) ? &ep : NULL);
         }
@@ -5356,7 +5380,7 @@ static bool tt__exec_conv_transpose(tt_ctx *ctx, const tt__call *c, tt_tensor *o
             tt__for_planes(ctx, tt__col2im_nd_plane, &j, Og, tt__vol(j.k) * isp);
         }
     }
-    if (c->relu_after) tt__relu_run((float *)tt__ptr(out), out->numel);
+    if (tt__cpu_data(c)->relu_after) tt__relu_run((float *)tt__ptr(out), out->numel);
     return true;
 }
 
@@ -6916,6 +6940,36 @@ TT_API tt_tensor *tt_trace_input(tt_ctx *ctx, tt_tensor *t, const char *name) {
  * ========================================================================== */
 struct tt__program;
 
+/* A backend runs compiled graphs: the seam between the graph (IR, passes, fused programs,
+   memory plan: shared by every backend) and the hardware. The CPU backend (>>exec) is the
+   one built in; tinytrace_cuda.cu is to add a second. docs/architecture.md: how one plugs in. */
+typedef struct tt__backend {
+    const char *name;
+    /* Can it run node n? Compiling fails with TT_ERR_UNSUPPORTED, naming the op, if not. */
+    bool      (*supports)(const tt_graph *g, const tt__node *n);
+    /* After the memory plan: make what runs need (scratch, packed weights, device copies of
+       the arena and the constants). */
+    tt_status (*prepare)(tt_graph *g);
+    /* Runs one op node (node index `node`) on the call c into out; scratch: host temporaries. */
+    bool      (*run_node)(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out);
+    /* Runs one fused node: its epilogue head, then its micro-op program. */
+    bool      (*run_program)(tt_graph *g, tt_ctx *scratch, const tt__node *n);
+    /* Waits until every queued node has run (a run returns only after it). */
+    tt_status (*sync)(tt_graph *g);
+    /* Frees what prepare and the runs made. */
+    void      (*release)(tt_graph *g);
+} tt__backend;
+
+/* The CPU backend's state for a compiled graph: made by its prepare (the dry run), freed by
+   its release. */
+typedef struct tt__cpu_graph {
+    void     *scratch_mem;
+    size_t    scratch_bytes;
+    tt_ctx   *scratch;             /* kernels' temporaries: a context over scratch_mem */
+    float   **packed;              /* per node: a linear's constant weight packed for the SGEMM, or NULL */
+    int       n_packed;
+} tt__cpu_graph;
+
 struct tt_graph {
     tt__tape       tape;           /* values, nodes, inputs and warnings of the trace */
     int            n_traced_nodes; /* nodes and pool entries of the trace; compilation appends */
@@ -6938,17 +6992,14 @@ struct tt_graph {
     unsigned       debug;          /* TT_DEBUG_* */
     unsigned char *arena;
     size_t         arena_bytes, unplanned_bytes, constant_bytes;
-    void          *scratch_mem;
-    size_t         scratch_bytes;
-    tt_ctx        *scratch;        /* kernels' temporaries: a context over scratch_mem */
+    const struct tt__backend *backend;  /* what runs the compiled nodes (tt__cpu_backend) */
+    tt__cpu_graph  cpu;            /* the CPU backend's state: scratch, packed weights */
     tt_tensor     *rt;             /* per value: its header during a run */
     tt_tensor    **argv;           /* a node's input headers during a run */
     int            max_in;
     bool           has_run;        /* outputs exist only after a successful run */
     bool           bound;          /* inputs bound by tt_graph_bind */
     tt_tensor    **bound_src;      /* per input: the user's tensor when it had to be copied, else NULL */
-    float        **packed;         /* per node: a linear's constant weight packed for the SGEMM, or NULL */
-    int            n_packed;
     tt__err        err;            /* sticky, like a context's */
 };
 
@@ -6979,10 +7030,9 @@ static void tt__graph_release_plan(tt_graph *g) {
     tt__heap_free(al, g->rt);      g->rt = NULL;
     tt__heap_free(al, g->argv);    g->argv = NULL;
     tt__heap_free(al, g->bound_src); g->bound_src = NULL;
-    while (g->n_packed > 0) tt__heap_free(al, g->packed[--g->n_packed]);
-    tt__heap_free(al, g->packed);  g->packed = NULL;
+    if (g->backend) g->backend->release(g);
+    g->backend = NULL;
     g->bound = false;
-    tt_ctx_destroy(g->scratch);    g->scratch = NULL;
     g->n_progs = 0;
     g->tape.n_nodes = g->n_traced_nodes;               /* drop what an earlier compile appended */
     g->tape.n_pool = g->n_traced_pool;
@@ -6991,7 +7041,6 @@ static void tt__graph_release_plan(tt_graph *g) {
     for (i = 0; i < g->n_traced_values; i++)          /* parameters frozen by the last compile */
         if (g->tape.values[i].param) g->tape.values[i].kind = TT__V_PARAM;
     g->cap_remap = 0;
-    tt__heap_free(al, g->scratch_mem); g->scratch_mem = NULL;
     g->compiled = false;
     g->has_run = false;
     g->n_order = 0;
@@ -7570,18 +7619,18 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
     N = w->shape[0];
     K = w->shape[1];
     if (N == 0 || !tt__gemm_is_packed(out->numel / N, N, K)) return NULL;
-    if (!g->packed) {
-        g->packed = (float **)tt__galloc(g, sizeof(float *) * (size_t)g->tape.n_nodes);
-        if (!g->packed) return NULL;
-        g->n_packed = g->tape.n_nodes;
+    if (!g->cpu.packed) {
+        g->cpu.packed = (float **)tt__galloc(g, sizeof(float *) * (size_t)g->tape.n_nodes);
+        if (!g->cpu.packed) return NULL;
+        g->cpu.n_packed = g->tape.n_nodes;
     }
-    if (node >= g->n_packed) return NULL;
-    if (!g->packed[node]) {
-        g->packed[node] = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * tt__prepacked_floats(K, N));
-        if (!g->packed[node]) return NULL;              /* no memory: the run packs as eager does */
-        tt__prepack_b(g->packed[node], (const float *)tt__ptr(w), 1, K, K, N);   /* B(k,j) = w[j,k] */
+    if (node >= g->cpu.n_packed) return NULL;
+    if (!g->cpu.packed[node]) {
+        g->cpu.packed[node] = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * tt__prepacked_floats(K, N));
+        if (!g->cpu.packed[node]) return NULL;              /* no memory: the run packs as eager does */
+        tt__prepack_b(g->cpu.packed[node], (const float *)tt__ptr(w), 1, K, K, N);   /* B(k,j) = w[j,k] */
     }
-    return g->packed[node];
+    return g->cpu.packed[node];
 }
 
 /* True when a fused node's program is only a ReLU of its epilogue head's result, stored
@@ -7665,16 +7714,19 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     if (pr->head >= 0) {                               /* epilogue: the GEMM writes, the program rewrites */
         const tt__node *h = &g->tape.nodes[pr->head];
         tt_tensor *hin[4];
+        tt_tensor *head_out = &g->rt[pr->outs[pr->head_out]];
+        tt__cpu_node data;
         tt__call hc;
         for (k = 0; k < h->n_in && k < 4; k++) {
             int v = tt__node_in(g, n, pr->n_in + k);
             hin[k] = v >= 0 ? &g->rt[v] : NULL;
         }
-        hc.name = h->name; hc.op = h->op; hc.in = hin; hc.n_in = h->n_in; hc.a = h->a;
-        hc.relu_after = tt__program_is_head_relu(g, pr);
-        hc.packed_b = tt__graph_packed_weight(g, pr->head, &hc, &g->rt[pr->outs[pr->head_out]]);
-        if (!tt__op_table[h->op].exec(scratch, &hc, &g->rt[pr->outs[pr->head_out]])) return false;
-        if (hc.relu_after) return true;
+        hc = tt__call_init(h->name, h->op, hin, h->n_in, &h->a);
+        data.relu_after = tt__program_is_head_relu(g, pr);
+        data.packed_b = tt__graph_packed_weight(g, pr->head, &hc, head_out);
+        hc.node_data = &data;
+        if (!tt__op_table[h->op].exec(scratch, &hc, head_out)) return false;
+        if (data.relu_after) return true;
     }
     tt__loop_init(&j.L, o0->ndim, o0->shape, 1 + pr->n_in, strides, offsets);
     j.sp = tt__split_loop(&j.L);
@@ -7751,7 +7803,7 @@ static tt_status tt__pass_const_fold(tt_graph *g, bool *live) {
             ins[k] = v < 0 ? NULL : &g->tape.values[v].meta;
         }
         if (!all_const) continue;
-        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a; c.packed_b = NULL; c.relu_after = false;
+        c = tt__call_init(n->name, n->op, ins, n->n_in, &n->a);
         s = tt_scope_begin(tmp);
         tt__header_init(&hdr, tmp);
         out = info->infer(tmp, &c, &hdr) ? tt__new(tmp, n->name, hdr.dtype, hdr.ndim, hdr.shape) : NULL;
@@ -8116,8 +8168,7 @@ static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *mea
         int v = tt__node_in(g, n, k);
         g->argv[k] = v >= 0 ? &g->rt[v] : NULL;
     }
-    c.name = n->name; c.op = n->op; c.in = g->argv; c.n_in = n->n_in; c.a = n->a; c.relu_after = false;
-    c.packed_b = tt__graph_packed_weight(g, g->order[p], &c, out);
+    c = tt__call_init(n->name, n->op, g->argv, n->n_in, &n->a);
     if (info->kind == TT__K_VIEW) {                    /* a view: its header from the actual input */
         tt__header_init(out, NULL);
         return info->infer(scratch, &c, out);
@@ -8126,7 +8177,8 @@ static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *mea
     base = scratch->live;
     scratch->peak = base;
     scratch->record_depth++;
-    ok = tt__is_fused(n) ? tt__exec_fused(g, scratch, n) : info->exec(scratch, &c, out);
+    if (tt__is_fused(n)) ok = g->backend->run_program(g, scratch, n);
+    else ok = g->backend->run_node(g, scratch, g->order[p], &c, out);
     scratch->record_depth--;
     if (measure && scratch->peak - base > *measure) *measure = scratch->peak - base;
     tt_scope_end(scratch, s);
@@ -8190,15 +8242,70 @@ static tt_status tt__graph_size_scratch(tt_graph *g) {
     st = tt__graph_exec(g, probe, &need);
     tt_ctx_destroy(probe);
     if (st != TT_OK) return st;
-    g->scratch_bytes = need;
+    g->cpu.scratch_bytes = need;
     d.mem_size = TT_CTX_OVERHEAD + need + TT__ALIGN;
-    g->scratch_mem = tt__galloc(g, d.mem_size);
-    d.mem_buffer = g->scratch_mem;
-    g->scratch = g->scratch_mem ? tt_ctx_create(&d) : NULL;
-    if (!g->scratch) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for scratch");
+    g->cpu.scratch_mem = tt__galloc(g, d.mem_size);
+    d.mem_buffer = g->cpu.scratch_mem;
+    g->cpu.scratch = g->cpu.scratch_mem ? tt_ctx_create(&d) : NULL;
+    if (!g->cpu.scratch) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for scratch");
 #if TT__HAS_THREADS
-    if (g->scratch->n_threads > 1 && !g->scratch->parallel_for) tt__pool_get(g->scratch);  /* now, not in a run */
+    if (g->cpu.scratch->n_threads > 1 && !g->cpu.scratch->parallel_for) tt__pool_get(g->cpu.scratch);  /* now, not in a run */
 #endif
+    return TT_OK;
+}
+
+/* ---- the CPU backend: runs every op with the kernels of the op table ---------------- */
+static bool tt__cpu_supports(const tt_graph *g, const tt__node *n) {
+    (void)g;
+    (void)n;
+    return true;
+}
+
+/* One op node: its table row's kernel, handed the weight packed ahead when there is one. */
+static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out) {
+    tt__cpu_node data;
+    data.packed_b = tt__graph_packed_weight(g, node, c, out);
+    data.relu_after = false;
+    c->node_data = &data;
+    return tt__op_table[c->op].exec(scratch, c, out);
+}
+
+/* The kernels return when their work is done: nothing is queued. */
+static tt_status tt__cpu_sync(tt_graph *g) {
+    (void)g;
+    return TT_OK;
+}
+
+static void tt__cpu_release(tt_graph *g) {
+    const tt_allocator *al = &g->tape.alloc;
+    while (g->cpu.n_packed > 0) tt__heap_free(al, g->cpu.packed[--g->cpu.n_packed]);
+    tt__heap_free(al, g->cpu.packed);
+    g->cpu.packed = NULL;
+    tt_ctx_destroy(g->cpu.scratch);
+    g->cpu.scratch = NULL;
+    tt__heap_free(al, g->cpu.scratch_mem);
+    g->cpu.scratch_mem = NULL;
+}
+
+static const tt__backend tt__cpu_backend = {
+    "cpu",
+    tt__cpu_supports,
+    tt__graph_size_scratch,        /* prepare: the dry run sizes the scratch and packs weights */
+    tt__cpu_run_node,
+    tt__exec_fused,
+    tt__cpu_sync,
+    tt__cpu_release
+};
+
+/* Every live node is one the backend can run. */
+static tt_status tt__check_backend(tt_graph *g) {
+    int p;
+    for (p = 0; p < g->n_order; p++) {
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        if (!g->backend->supports(g, n))
+            return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_compile: the %s backend cannot run node %d (%s)",
+                             g->backend->name, g->order[p], tt__op_table[n->op].name);
+    }
     return TT_OK;
 }
 
@@ -8221,6 +8328,7 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
         return tt__gfail(g, TT_ERR_ARG, "tt_graph_compile: passes has unknown bits (%D), expected TT_PASS_* bits only",
                          (int64_t)(passes & ~((unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE)));
     g->mode = mode;
+    g->backend = &tt__cpu_backend;
     nv = g->tape.n_values;
     g->remap = (int *)tt__galloc(g, sizeof(int) * (size_t)nv);
     g->cap_remap = nv;
@@ -8254,7 +8362,8 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     g->argv = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->max_in);
     g->bound_src = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)(g->tape.n_inputs + 1));
     if (!g->argv || !g->bound_src) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    if (tt__graph_plan(g) != TT_OK || tt__graph_size_scratch(g) != TT_OK) return g->err.status;
+    if (tt__check_backend(g) != TT_OK || tt__graph_plan(g) != TT_OK || g->backend->prepare(g) != TT_OK)
+        return g->err.status;
     g->compiled = true;
     return TT_OK;
 }
@@ -8317,7 +8426,7 @@ TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_input
             if (g->bound_src[i]) tt__copy_into(&g->rt[g->tape.inputs[i]], g->bound_src[i]);
     }
     if (g->mode != TT_MODE_REDUCE_OVERHEAD) tt__bind_params(g);   /* REDUCE_OVERHEAD: bound at compile */
-    g->has_run = tt__graph_exec(g, g->scratch, NULL) == TT_OK;
+    g->has_run = tt__graph_exec(g, g->cpu.scratch, NULL) == TT_OK && g->backend->sync(g) == TT_OK;
     TT__ZEROUPPER();
     return g->has_run ? TT_OK : g->err.status;
 }
@@ -8354,7 +8463,7 @@ TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g) {
     s.nodes = tt_graph_num_nodes(g);
     s.arena_bytes = g->arena_bytes;
     s.unplanned_bytes = g->unplanned_bytes;
-    s.scratch_bytes = g->scratch_bytes;
+    s.scratch_bytes = g->cpu.scratch_bytes;
     s.constant_bytes = g->constant_bytes;
     if (g->compiled) {
         int p;
@@ -8419,7 +8528,7 @@ static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor *const *inputs, tt_
             ok = v < 0 || ins[k] != NULL;
         }
         if (!ok) continue;
-        c.name = n->name; c.op = n->op; c.in = ins; c.n_in = n->n_in; c.a = n->a; c.packed_b = NULL; c.relu_after = false;
+        c = tt__call_init(n->name, n->op, ins, n->n_in, &n->a);
         tt__header_init(&hdr, ctx);
         if (!info->infer(ctx, &c, &hdr)) return false;
         if (info->kind == TT__K_VIEW) {
@@ -8478,8 +8587,8 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
         const tt__node *n = &g->tape.nodes[g->order[p]];
         const int *outs;
         int no;
-        if (!tt__graph_exec_node(g, g->scratch, p, NULL) || g->scratch->err.status != TT_OK) {
-            tt__graph_node_failed(g, g->scratch, p);
+        if (!tt__graph_exec_node(g, g->cpu.scratch, p, NULL) || g->cpu.scratch->err.status != TT_OK) {
+            tt__graph_node_failed(g, g->cpu.scratch, p);
             break;
         }
         no = tt__node_outs(g, n, &outs);
