@@ -590,8 +590,16 @@ typedef enum tt_pass {
 
 /* Debug switches (tt_graph_set_debug). */
 typedef enum tt_debug {
-    TT_DEBUG_POISON = 1u << 0       /* fill each arena buffer with NaN bytes once its last reader ran */
+    TT_DEBUG_POISON = 1u << 0,      /* fill each arena buffer with NaN bytes once its last reader ran */
+    TT_DEBUG_PASSES = 1u << 1       /* tt_graph_compile prints the graph after each pass to stdout
+                                       (set it before compiling; nothing with TT_NO_STDIO) */
 } tt_debug;
+
+/* One pass of the last compile, in the order they ran, and the nodes it removed. */
+typedef struct tt_pass_stat {
+    const char *name;               /* "simplify", "cse", ... */
+    int         nodes_removed;
+} tt_pass_stat;
 
 /* Counts and sizes of a graph, before and after compilation. */
 typedef struct tt_graph_stats {
@@ -604,6 +612,8 @@ typedef struct tt_graph_stats {
     int    fused_nodes;             /* fused elementwise nodes */
     int    fused_ops;               /* ops inside them (longest chain: max_fused_ops) */
     int    max_fused_ops;
+    int    n_passes;                /* the passes the last compile ran (const_fold may run twice) */
+    tt_pass_stat passes[12];
 } tt_graph_stats;
 
 /* Start recording ops of ctx. Fails if a trace is already running (no nesting). */
@@ -6939,6 +6949,9 @@ TT_API tt_tensor *tt_trace_input(tt_ctx *ctx, tt_tensor *t, const char *name) {
  * binds inputs and calls each node's exec, allocating nothing.
  * ========================================================================== */
 struct tt__program;
+static void tt__dump_pass(const tt_graph *g, const char *pass, const bool *live, bool ordered, int removed);
+static void tt__put_type(tt__buf *b, const tt_tensor *t);
+static void tt__put_value(tt__buf *b, int v);
 
 /* A backend runs compiled graphs: the seam between the graph (IR, passes, fused programs,
    memory plan: shared by every backend) and the hardware. The CPU backend (>>exec) is the
@@ -6986,6 +6999,9 @@ struct tt_graph {
     int            n_order;
     bool           compiled;
     tt_mode        mode;
+    unsigned       passes;         /* TT_PASS_* of the last compile */
+    int            n_pass_stats;   /* what each pass of the last compile removed */
+    tt_pass_stat   pass_stats[12];
     int64_t       *offset;         /* per value: arena offset, or -1 */
     int           *first, *last;   /* per value: lifetime in node positions (see tt__plan_lifetimes) */
     int           *root;           /* per value: the value whose buffer it uses (views: their base) */
@@ -7138,7 +7154,7 @@ static bool tt__same_const(const tt__value *a, const tt__value *b) {
            memcmp(a->data, b->data, (size_t)a->meta.numel * tt_dtype_size(a->meta.dtype)) == 0;
 }
 
-static void tt__pass_cse(tt_graph *g, bool *live) {
+static tt_status tt__pass_cse(tt_graph *g, bool *live) {
     int i, j, k;
     for (i = 0; i < g->tape.n_values; i++)             /* equal constants first: one value each */
         for (j = 0; j < i; j++)
@@ -7153,11 +7169,14 @@ static void tt__pass_cse(tt_graph *g, bool *live) {
             if (same) { g->remap[a->out] = b->out; live[i] = false; break; }
         }
     }
+    return TT_OK;
 }
 
 /* Dead code: keep only the nodes whose results an output needs. */
-static void tt__pass_dce(tt_graph *g, bool *live, bool *needed) {
+static tt_status tt__pass_dce(tt_graph *g, bool *live) {
+    bool *needed = (bool *)tt__galloc(g, sizeof(bool) * (size_t)g->tape.n_values);
     int i, k;
+    if (!needed) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
     for (i = 0; i < g->n_outputs; i++) needed[tt__rv(g, g->outputs[i])] = true;
     for (i = g->tape.n_nodes - 1; i >= 0; i--) {
         const tt__node *n = &g->tape.nodes[i];
@@ -7167,6 +7186,16 @@ static void tt__pass_dce(tt_graph *g, bool *live, bool *needed) {
             if (v >= 0) needed[v] = true;
         }
     }
+    tt__heap_free(&g->tape.alloc, needed);
+    return TT_OK;
+}
+
+/* Not a rewrite: the live nodes become the execution order (tape order), which the passes
+   after it (fusion) rewrite. */
+static tt_status tt__pass_order(tt_graph *g, bool *live) {
+    int i;
+    for (i = 0; i < g->tape.n_nodes; i++) if (live[i]) g->order[g->n_order++] = i;
+    return TT_OK;
 }
 
 /* ---- elementwise fusion ------------------------------------------------------------
@@ -7415,7 +7444,9 @@ static int tt__epilogue_head(const tt_graph *g, const tt__group *G, int gi, cons
     return -1;
 }
 
-static tt_status tt__pass_fuse(tt_graph *g, bool epilogue) {
+static tt_status tt__pass_fuse(tt_graph *g, bool *live) {
+    bool epilogue = (g->passes & TT_PASS_EPILOGUE) != 0;
+    (void)live;                                        /* works on the order */
     int nv = g->tape.n_values, n_order = g->n_order, p, k, ng = 0, nfused = 0, new_n = 0, *heads;
     int *gidv = (int *)tt__galloc(g, sizeof(int) * (size_t)(nv + 2 * n_order));
     int *gid_pos = gidv + nv, *new_order = gid_pos + n_order;
@@ -7768,8 +7799,9 @@ static bool tt__node_set_inputs(tt_graph *g, tt__node *n, const int *ids, int co
 /* Freeze: every parameter becomes a constant copied into the graph (torch.jit.freeze).
    The first freeze copies each parameter for good and forgets the user's tensor, which may
    be freed right after: later compiles, frozen or not, read the graph's copy. */
-static tt_status tt__pass_freeze(tt_graph *g) {
+static tt_status tt__pass_freeze(tt_graph *g, bool *live) {
     int v;
+    (void)live;
     for (v = 0; v < g->n_traced_values; v++) {
         tt__value *val = &g->tape.values[v];
         if (val->kind != TT__V_PARAM) continue;
@@ -8146,9 +8178,10 @@ static void tt__poison_dead(tt_graph *g, int p) {
 
 TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) {
     if (!g) return;
-    if (flags & ~(unsigned)TT_DEBUG_POISON) {
+    unsigned known = (unsigned)TT_DEBUG_POISON | (unsigned)TT_DEBUG_PASSES;
+    if (flags & ~known) {
         tt__gfail(g, TT_ERR_ARG, "tt_graph_set_debug: flags has unknown bits (%D), expected TT_DEBUG_* bits",
-                  (int64_t)(flags & ~(unsigned)TT_DEBUG_POISON));
+                  (int64_t)(flags & ~known));
         return;
     }
     g->debug = flags;
@@ -8315,9 +8348,62 @@ static bool tt__compile_args_valid(tt_mode mode, unsigned passes) {
            (passes & ~((unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE)) == 0;
 }
 
+/* ---- the pipeline: the passes in the order they run --------------------------------- */
+typedef tt_status (*tt__pass_fn)(tt_graph *g, bool *live);
+
+/* A row runs when the compile's passes include every bit of flags (0: always). */
+typedef struct tt__pass_row {
+    unsigned    flags;
+    const char *name;
+    tt__pass_fn run;
+} tt__pass_row;
+
+static const tt__pass_row tt__pass_table[] = {
+    { TT_PASS_FREEZE,                                   "freeze",     tt__pass_freeze },
+    { TT_PASS_CONST_FOLD,                               "const_fold", tt__pass_const_fold },
+    { TT_PASS_SIMPLIFY,                                 "simplify",   tt__pass_simplify },
+    { TT_PASS_CONST_FOLD | TT_PASS_SIMPLIFY,            "const_fold", tt__pass_const_fold },  /* what simplify exposed */
+    { TT_PASS_FOLD_BN,                                  "fold_bn",    tt__pass_fold_bn },
+    { TT_PASS_CSE,                                      "cse",        tt__pass_cse },
+    { TT_PASS_DCE,                                      "dce",        tt__pass_dce },
+    { 0,                                                "order",      tt__pass_order },
+    { TT_PASS_FUSE,                                     "fuse",       tt__pass_fuse }
+};
+#define TT__N_PASS_ROWS ((int)(sizeof tt__pass_table / sizeof tt__pass_table[0]))
+
+/* Nodes the graph has now: the live ones, or the order once it exists. */
+static int tt__count_nodes(const tt_graph *g, const bool *live, bool ordered) {
+    int i, n = 0;
+    if (ordered) return g->n_order;
+    for (i = 0; i < g->tape.n_nodes; i++) n += live[i];
+    return n;
+}
+
+/* Runs the rows of the table that passes selects, in order; records what each removed. */
+static tt_status tt__run_passes(tt_graph *g, bool *live) {
+    int r, before, after;
+    bool ordered = false;
+    g->n_pass_stats = 0;
+    for (r = 0; r < TT__N_PASS_ROWS; r++) {
+        const tt__pass_row *row = &tt__pass_table[r];
+        if ((g->passes & row->flags) != row->flags) continue;
+        before = tt__count_nodes(g, live, ordered);
+        if (row->run(g, live) != TT_OK) return g->err.status;
+        ordered = ordered || row->run == tt__pass_order;
+        after = tt__count_nodes(g, live, ordered);
+        if (row->flags != 0) {
+            g->pass_stats[g->n_pass_stats].name = row->name;
+            g->pass_stats[g->n_pass_stats].nodes_removed = before - after;
+            g->n_pass_stats++;
+        }
+        if (g->debug & TT_DEBUG_PASSES) tt__dump_pass(g, row->name, live, ordered, before - after);
+    }
+    return TT_OK;
+}
+
 TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     int nv, i;
-    bool *live, *needed;
+    bool *live;
     if (!g) return TT_ERR_ARG;
     tt__graph_release_plan(g);
     tt_graph_clear_error(g);
@@ -8328,6 +8414,7 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
         return tt__gfail(g, TT_ERR_ARG, "tt_graph_compile: passes has unknown bits (%D), expected TT_PASS_* bits only",
                          (int64_t)(passes & ~((unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE)));
     g->mode = mode;
+    g->passes = passes;
     g->backend = &tt__cpu_backend;
     nv = g->tape.n_values;
     g->remap = (int *)tt__galloc(g, sizeof(int) * (size_t)nv);
@@ -8340,22 +8427,9 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     }
     for (i = 0; i < nv; i++) g->remap[i] = i;
     for (i = 0; i < g->tape.n_nodes; i++) live[i] = true;
-    if (((passes & TT_PASS_FREEZE) && tt__pass_freeze(g) != TT_OK) ||
-        ((passes & TT_PASS_CONST_FOLD) && tt__pass_const_fold(g, live) != TT_OK) ||
-        ((passes & TT_PASS_SIMPLIFY) && tt__pass_simplify(g, live) != TT_OK) ||
-        ((passes & TT_PASS_CONST_FOLD) && (passes & TT_PASS_SIMPLIFY) && tt__pass_const_fold(g, live) != TT_OK) ||
-        ((passes & TT_PASS_FOLD_BN) && tt__pass_fold_bn(g, live) != TT_OK)) {
-        tt__heap_free(&g->tape.alloc, live);
-        return g->err.status;
-    }
-    if (passes & TT_PASS_CSE) tt__pass_cse(g, live);
-    needed = (bool *)tt__galloc(g, sizeof(bool) * (size_t)g->tape.n_values);
-    if (!needed) { tt__heap_free(&g->tape.alloc, live); return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory"); }
-    if (passes & TT_PASS_DCE) tt__pass_dce(g, live, needed);
-    for (i = 0; i < g->tape.n_nodes; i++) if (live[i]) g->order[g->n_order++] = i;
+    tt__run_passes(g, live);
     tt__heap_free(&g->tape.alloc, live);
-    tt__heap_free(&g->tape.alloc, needed);
-    if ((passes & TT_PASS_FUSE) && tt__pass_fuse(g, (passes & TT_PASS_EPILOGUE) != 0) != TT_OK) return g->err.status;
+    if (g->err.status != TT_OK) return g->err.status;
     g->max_in = 1;
     for (i = 0; i < g->n_order; i++)
         if (g->tape.nodes[g->order[i]].n_in > g->max_in) g->max_in = g->tape.nodes[g->order[i]].n_in;
@@ -8465,6 +8539,8 @@ TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g) {
     s.unplanned_bytes = g->unplanned_bytes;
     s.scratch_bytes = g->cpu.scratch_bytes;
     s.constant_bytes = g->constant_bytes;
+    s.n_passes = g->n_pass_stats;
+    memcpy(s.passes, g->pass_stats, sizeof(tt_pass_stat) * (size_t)g->n_pass_stats);
     if (g->compiled) {
         int p;
         for (p = 0; p < g->n_order; p++) {
@@ -8624,7 +8700,6 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
 
 /* ---- Graphviz ------------------------------------------------------------------------- */
 /* "f32[2,3]" is tt__put_type, below */
-static void tt__put_type(tt__buf *b, const tt_tensor *t);
 static void tt__dot_value_node(tt__buf *b, const tt_graph *g, int v) {
     const tt__value *val = &g->tape.values[v];
     tt__put(b, "  v"); tt__put_i64(b, v); tt__put(b, " [label=\"%"); tt__put_i64(b, v);
@@ -8843,6 +8918,62 @@ TT_API void tt_compiled_destroy(tt_compiled *cc) {
     tt__heap_free(&cc->alloc, cc);
 }
 
+/* One node as a line: "  %5 = tanh(%4) : f32[2,3]", or "  %5, %9 = fused{mul, add}(...)".
+   resolved: inputs after the passes' replacements (a compiled or compiling graph). */
+static void tt__put_node(tt__buf *b, const tt_graph *g, const tt__node *n, bool resolved) {
+    const tt__value *out = &g->tape.values[n->out];
+    int k, shown;
+    tt__put(b, "  ");
+    if (tt__is_fused(n)) {                             /* "%5, %9 = fused{mul, add, tanh}(...)" */
+        const struct tt__program *pr = &g->progs[n->a.i[0]];
+        for (k = 0; k < pr->n_out; k++) { if (k) tt__put(b, ", "); tt__put_value(b, pr->outs[k]); }
+        tt__put(b, " = fused{");
+        if (pr->head >= 0) { tt__put(b, tt__op_table[g->tape.nodes[pr->head].op].name); tt__put(b, " | "); }
+        for (k = 0; k < pr->n_members; k++) {
+            if (k) tt__put(b, ", ");
+            tt__put(b, tt__op_table[g->tape.nodes[pr->members[k]].op].name);
+        }
+        tt__putc(b, '}');
+    } else {
+        tt__put_value(b, n->out);
+        tt__put(b, " = ");
+        tt__put(b, tt__op_table[n->op].name);
+    }
+    tt__putc(b, '(');
+    for (k = 0, shown = 0; k < n->n_in; k++) {
+        int v = resolved ? tt__node_in(g, n, k) : g->tape.pool[n->in_at + k];
+        if (v < 0 && tt__is_fused(n)) continue;        /* the slot an epilogue head fills */
+        if (shown++) tt__put(b, ", ");
+        if (v < 0) { tt__put(b, "none"); continue; }
+        if (g->tape.values[v].kind == TT__V_PARAM) tt__put(b, "param ");
+        if (g->tape.values[v].kind == TT__V_CONST) tt__put(b, "const ");
+        tt__put_value(b, v);
+    }
+    tt__put(b, ") : ");
+    tt__put_type(b, &out->meta);
+    tt__putc(b, '\n');
+}
+
+/* TT_DEBUG_PASSES: the graph after one pass, "-- after simplify: 12 nodes (2 removed)",
+   then its nodes (the live ones, or the order once it exists). */
+static void tt__dump_pass(const tt_graph *g, const char *pass, const bool *live, bool ordered, int removed) {
+#ifndef TT_NO_STDIO
+    char line[512];
+    tt__buf b;
+    int i, count = ordered ? g->n_order : g->tape.n_nodes;
+    printf("-- after %s: %d nodes (%d removed)\n", pass, tt__count_nodes(g, live, ordered), removed);
+    for (i = 0; i < count; i++) {
+        int node = ordered ? g->order[i] : i;
+        if (!ordered && !live[i]) continue;
+        tt__buf_init(&b, line, sizeof line);
+        tt__put_node(&b, g, &g->tape.nodes[node], true);
+        fputs(line, stdout);
+    }
+#else
+    (void)g; (void)pass; (void)live; (void)ordered; (void)removed;
+#endif
+}
+
 /* "f32[2,3]" */
 static void tt__put_type(tt__buf *b, const tt_tensor *t) {
     tt__put(b, tt_dtype_name(t->dtype));
@@ -8857,7 +8988,7 @@ static void tt__put_value(tt__buf *b, int v) {
 TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
     char dummy[1];
     tt__buf b;
-    int i, k, p, count, shown;
+    int i, p, count;
     if (!buf || size == 0) { buf = dummy; size = 1; }
     tt__buf_init(&b, buf, size);
     if (!g) return 1;
@@ -8872,39 +9003,7 @@ TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
     }
     tt__put(&b, ") {\n");
     count = g->compiled ? g->n_order : g->tape.n_nodes;
-    for (p = 0; p < count; p++) {
-        const tt__node *n = &g->tape.nodes[g->compiled ? g->order[p] : p];
-        const tt__value *out = &g->tape.values[n->out];
-        tt__put(&b, "  ");
-        if (tt__is_fused(n)) {                         /* "%5, %9 = fused{mul, add, tanh}(...)" */
-            const struct tt__program *pr = &g->progs[n->a.i[0]];
-            for (k = 0; k < pr->n_out; k++) { if (k) tt__put(&b, ", "); tt__put_value(&b, pr->outs[k]); }
-            tt__put(&b, " = fused{");
-            if (pr->head >= 0) { tt__put(&b, tt__op_table[g->tape.nodes[pr->head].op].name); tt__put(&b, " | "); }
-            for (k = 0; k < pr->n_members; k++) {
-                if (k) tt__put(&b, ", ");
-                tt__put(&b, tt__op_table[g->tape.nodes[pr->members[k]].op].name);
-            }
-            tt__putc(&b, '}');
-        } else {
-            tt__put_value(&b, n->out);
-            tt__put(&b, " = ");
-            tt__put(&b, tt__op_table[n->op].name);
-        }
-        tt__putc(&b, '(');
-        for (k = 0, shown = 0; k < n->n_in; k++) {
-            int v = g->compiled ? tt__node_in(g, n, k) : g->tape.pool[n->in_at + k];
-            if (v < 0 && tt__is_fused(n)) continue;  /* the slot an epilogue head fills */
-            if (shown++) tt__put(&b, ", ");
-            if (v < 0) { tt__put(&b, "none"); continue; }
-            if (g->tape.values[v].kind == TT__V_PARAM) tt__put(&b, "param ");
-            if (g->tape.values[v].kind == TT__V_CONST) tt__put(&b, "const ");
-            tt__put_value(&b, v);
-        }
-        tt__put(&b, ") : ");
-        tt__put_type(&b, &out->meta);
-        tt__putc(&b, '\n');
-    }
+    for (p = 0; p < count; p++) tt__put_node(&b, g, &g->tape.nodes[g->compiled ? g->order[p] : p], g->compiled);
     tt__put(&b, "  return (");
     for (i = 0; i < g->n_outputs; i++) {
         if (i) tt__put(&b, ", ");

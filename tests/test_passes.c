@@ -1851,6 +1851,45 @@ static void test_frozen_linear_prepacked(void) {
     tt_ctx_destroy(wc);
 }
 
+/* The pipeline's stats name each pass that ran, in order, with the nodes it removed:
+   exp, x*1, +0, tanh and an unused sin (5 nodes) -> simplify drops *1 and +0, dead code
+   drops sin, fusion joins exp and tanh into one node. Counted by hand. */
+static void test_pass_stats(void) {
+    static const char *const names[7] = { "const_fold", "simplify", "const_fold", "fold_bn", "cse", "dce", "fuse" };
+    static const int removed[7] = { 0, 2, 0, 0, 0, 1, 1 };
+    tt_ctx *c = tu_ctx();
+    int64_t s[1] = { 8 };
+    tt_tensor *x = tt_randn(c, 3, 1, s), *u, *y;
+    tt_graph *g;
+    tt_graph_stats st;
+    int i;
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    x = tt_trace_input(c, x, "x");
+    u = tt_exp(c, x);
+    y = tt_tanh(c, tt_add_scalar(c, tt_mul_scalar(c, u, 1.0f), 0.0f));
+    (void)tt_sin(c, x);
+    g = tt_trace_end(c, &y, 1);
+    CHECK(g != NULL);
+    if (!g) { tt_ctx_destroy(c); return; }
+    CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, (unsigned)TT_PASS_ALL), TT_OK);
+    st = tt_graph_get_stats(g);
+    CHECK_EQ_INT(st.nodes_traced, 5);
+    CHECK_EQ_INT(st.nodes, 1);
+    CHECK_EQ_INT(st.n_passes, 7);
+    for (i = 0; i < 7 && i < st.n_passes; i++) {
+        CHECK_STR_CONTAINS(st.passes[i].name, names[i]);
+        CHECK_EQ_INT(st.passes[i].nodes_removed, removed[i]);
+    }
+    CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, (unsigned)TT_PASS_DCE), TT_OK);   /* one pass: one row */
+    st = tt_graph_get_stats(g);
+    CHECK_EQ_INT(st.n_passes, 1);
+    if (st.n_passes == 1) CHECK_EQ_INT(st.passes[0].nodes_removed, 1);
+    tt_graph_set_debug(g, (unsigned)TT_DEBUG_PASSES);     /* a known bit: accepted */
+    CHECK_EQ_INT(tt_graph_status(g), TT_OK);
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+}
+
 TT_TEST_GROUP(passes) = {
     {"stats_and_bad_input", test_stats_and_bad_input},
     {"frozen_linear_prepacked", test_frozen_linear_prepacked},
@@ -1870,5 +1909,6 @@ TT_TEST_GROUP(passes) = {
     {"recompile_after_simplify", test_recompile_after_simplify},
     {"recompile_after_fold_bn", test_recompile_after_fold_bn},
     {"recompile", test_recompile},
+    {"pass_stats", test_pass_stats},
     {NULL, NULL}
 };
