@@ -7444,108 +7444,155 @@ static int tt__epilogue_head(const tt_graph *g, const tt__group *G, int gi, cons
     return -1;
 }
 
-static tt_status tt__pass_fuse(tt_graph *g, bool *live) {
-    bool epilogue = (g->passes & TT_PASS_EPILOGUE) != 0;
-    (void)live;                                        /* works on the order */
-    int nv = g->tape.n_values, n_order = g->n_order, p, k, ng = 0, nfused = 0, new_n = 0, *heads;
-    int *gidv = (int *)tt__galloc(g, sizeof(int) * (size_t)(nv + 2 * n_order));
-    int *gid_pos = gidv + nv, *new_order = gid_pos + n_order;
-    tt__group *groups = (tt__group *)tt__galloc(g, sizeof(tt__group) * (size_t)(n_order + 1));
-    if (!gidv || !groups) {
-        tt__heap_free(&g->tape.alloc, gidv);
-        tt__heap_free(&g->tape.alloc, groups);
-        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    }
-    for (k = 0; k < nv; k++) gidv[k] = -1;
-    for (p = 0; p < n_order; p++) {                    /* grow groups in execution order */
+/* The fusion pass's working state (one cleanup in tt__pass_fuse). */
+typedef struct tt__fuse_work {
+    int       *gidv;               /* per value: the group whose member made it, or -1 */
+    int       *gid_pos;            /* per order position: the node's group, or -1 */
+    int       *new_order;
+    int       *heads;              /* per group: its epilogue head node, or -1 */
+    int        new_n;
+    tt__group *groups;
+    int        n_groups;
+} tt__fuse_work;
+
+/* Grows groups in execution order: a node joins a group that made one of its inputs, else
+   the latest group (a sibling), if legal, else starts one. */
+static void tt__fuse_groups(const tt_graph *g, tt__fuse_work *w) {
+    int p, k;
+    for (k = 0; k < g->tape.n_values; k++) w->gidv[k] = -1;
+    for (p = 0; p < g->n_order; p++) {
         int ni = g->order[p], joined = -1;
         const tt__node *n = &g->tape.nodes[ni];
-        gid_pos[p] = -1;
+        w->gid_pos[p] = -1;
         if (!tt__fusable(g, n)) continue;
-        for (k = 0; k < n->n_in && joined < 0; k++) {  /* a group that made one of its inputs */
+        for (k = 0; k < n->n_in && joined < 0; k++) {
             int v = tt__node_in(g, n, k);
-            if (v >= 0 && gidv[v] >= 0 && tt__can_join(g, &groups[gidv[v]], gidv[v], gidv, n, p)) joined = gidv[v];
+            if (v >= 0 && w->gidv[v] >= 0 && tt__can_join(g, &w->groups[w->gidv[v]], w->gidv[v], w->gidv, n, p))
+                joined = w->gidv[v];
         }
-        if (joined < 0 && ng > 0 && tt__can_join(g, &groups[ng - 1], ng - 1, gidv, n, p))
-            joined = ng - 1;                           /* else a sibling: the latest group, if legal */
+        if (joined < 0 && w->n_groups > 0 && tt__can_join(g, &w->groups[w->n_groups - 1], w->n_groups - 1, w->gidv, n, p))
+            joined = w->n_groups - 1;
         if (joined < 0) {
-            joined = ng++;
-            memset(&groups[joined], 0, sizeof(tt__group));
-            groups[joined].first_pos = p;
+            joined = w->n_groups++;
+            memset(&w->groups[joined], 0, sizeof(tt__group));
+            w->groups[joined].first_pos = p;
         }
-        tt__group_add(g, &groups[joined], joined, gidv, n, ni, p);
-        gid_pos[p] = joined;
+        tt__group_add(g, &w->groups[joined], joined, w->gidv, n, ni, p);
+        w->gid_pos[p] = joined;
     }
-    heads = (int *)tt__galloc(g, sizeof(int) * (size_t)(ng + 1));
-    if (!heads) {
-        tt__heap_free(&g->tape.alloc, gidv);
-        tt__heap_free(&g->tape.alloc, groups);
-        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+}
+
+/* Finds each group's epilogue head; returns how many fused nodes there will be at most. */
+static int tt__fuse_heads(const tt_graph *g, tt__fuse_work *w, bool epilogue) {
+    int k, n_fused = 0;
+    for (k = 0; k < w->n_groups; k++) {
+        w->heads[k] = epilogue ? tt__epilogue_head(g, &w->groups[k], k, w->gid_pos) : -1;
+        if (w->groups[k].n_members >= 2 || w->heads[k] >= 0) n_fused++;
     }
-    for (k = 0; k < ng; k++) {
-        heads[k] = epilogue ? tt__epilogue_head(g, &groups[k], k, gid_pos) : -1;
-        if (groups[k].n_members >= 2 || heads[k] >= 0) nfused++;
-    }
-    if (nfused > 0 &&
-        (!tt__grow(&g->tape.alloc, (void **)&g->tape.nodes, &g->tape.cap_nodes, g->tape.n_nodes + nfused, sizeof(tt__node)) ||
-         !tt__grow(&g->tape.alloc, (void **)&g->progs, &g->cap_progs, g->n_progs + nfused, sizeof(struct tt__program)))) {
-        tt__heap_free(&g->tape.alloc, gidv);
-        tt__heap_free(&g->tape.alloc, groups);
-        tt__heap_free(&g->tape.alloc, heads);
-        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    }
-    for (p = 0; p < n_order; p++) {                    /* the new order: a fused node at its group's end */
-        int gi = gid_pos[p], hk;
-        bool is_head = false;
-        for (k = 0; k < ng && !is_head; k++) is_head = heads[k] == g->order[p];
-        if (is_head) continue;                         /* runs inside its group's fused node */
-        if (gi < 0 || (groups[gi].n_members < 2 && heads[gi] < 0)) { new_order[new_n++] = g->order[p]; continue; }
-        if (p != groups[gi].last_pos) continue;
-        {
-            struct tt__program *pr = &g->progs[g->n_progs];
-            tt__node *f;
-            int j;
-            const tt__node *head = heads[gi] >= 0 ? &g->tape.nodes[heads[gi]] : NULL;
-            int head_n_in = head ? head->n_in : 0;
-            tt__program_build(g, &groups[gi], gi, gidv, gid_pos, pr);
-            if (head) {                                /* the head writes into an f32 output */
-                for (hk = 0; hk < pr->n_in && groups[gi].inputs[hk] != head->out; hk++) {}
-                for (j = pr->n_out - 1; j >= 0 && g->tape.values[pr->outs[j]].meta.dtype != TT_F32; j--) {}
-                pr->head = j >= 0 && hk < pr->n_in ? heads[gi] : -1;
-                pr->head_input = hk;
-                pr->head_out = j;
-                if (pr->head < 0) {                    /* no f32 output to write into: the head runs alone */
-                    new_order[new_n++] = heads[gi];
-                    head = NULL;
-                    head_n_in = 0;
-                }
-            }
-            if (pr->n_out == 0 || (pr->head < 0 && groups[gi].n_members < 2) ||
-                !tt__grow(&g->tape.alloc, (void **)&g->tape.pool, &g->tape.cap_pool, g->tape.n_pool + pr->n_in + head_n_in, sizeof(int))) {
-                if (head) new_order[new_n++] = heads[gi];
-                for (j = 0; j < groups[gi].n_members; j++) new_order[new_n++] = groups[gi].members[j];
-                continue;
-            }
-            f = &g->tape.nodes[g->tape.n_nodes];
-            memset(f, 0, sizeof *f);
-            f->op = TT__OP_FUSED;
-            f->name = "fused";
-            f->a.i[0] = g->n_progs++;
-            f->in_at = g->tape.n_pool;
-            f->n_in = pr->n_in + head_n_in;             /* the program's inputs, then the head's */
-            for (j = 0; j < pr->n_in; j++)
-                g->tape.pool[g->tape.n_pool++] = pr->head >= 0 && j == pr->head_input ? -1 : groups[gi].inputs[j];
-            for (j = 0; j < head_n_in; j++) g->tape.pool[g->tape.n_pool++] = tt__node_in(g, head, j);
-            f->out = pr->outs[0];
-            new_order[new_n++] = g->tape.n_nodes++;
+    return n_fused;
+}
+
+/* Is the node at position p the epilogue head of some group? (It runs inside that group.) */
+static bool tt__fuse_is_head(const tt_graph *g, const tt__fuse_work *w, int p) {
+    int k;
+    for (k = 0; k < w->n_groups; k++) if (w->heads[k] == g->order[p]) return true;
+    return false;
+}
+
+/* Group gi's members (and head) back into the order, unfused. */
+static void tt__fuse_keep(tt__fuse_work *w, int gi, const tt__node *head) {
+    int j;
+    if (head) w->new_order[w->new_n++] = w->heads[gi];
+    for (j = 0; j < w->groups[gi].n_members; j++) w->new_order[w->new_n++] = w->groups[gi].members[j];
+}
+
+/* Makes group gi one FUSED node at the end of the order (or keeps its members when the
+   program has nothing to store, or a lone member has no head to run). */
+static void tt__fuse_emit_group(tt_graph *g, tt__fuse_work *w, int gi) {
+    struct tt__program *pr = &g->progs[g->n_progs];
+    const tt__group *G = &w->groups[gi];
+    const tt__node *head = w->heads[gi] >= 0 ? &g->tape.nodes[w->heads[gi]] : NULL;
+    int head_n_in = head ? head->n_in : 0, hk, j;
+    tt__node *f;
+    tt__program_build(g, G, gi, w->gidv, w->gid_pos, pr);
+    if (head) {                                        /* the head writes into an f32 output */
+        for (hk = 0; hk < pr->n_in && G->inputs[hk] != head->out; hk++) {}
+        for (j = pr->n_out - 1; j >= 0 && g->tape.values[pr->outs[j]].meta.dtype != TT_F32; j--) {}
+        pr->head = j >= 0 && hk < pr->n_in ? w->heads[gi] : -1;
+        pr->head_input = hk;
+        pr->head_out = j;
+        if (pr->head < 0) {                            /* no f32 output to write into: the head runs alone */
+            w->new_order[w->new_n++] = w->heads[gi];
+            head = NULL;
+            head_n_in = 0;
         }
     }
-    memcpy(g->order, new_order, sizeof(int) * (size_t)new_n);
-    g->n_order = new_n;
-    tt__heap_free(&g->tape.alloc, gidv);
-    tt__heap_free(&g->tape.alloc, groups);
-    tt__heap_free(&g->tape.alloc, heads);
-    return TT_OK;
+    if (pr->n_out == 0 || (pr->head < 0 && G->n_members < 2) ||
+        !tt__grow(&g->tape.alloc, (void **)&g->tape.pool, &g->tape.cap_pool, g->tape.n_pool + pr->n_in + head_n_in, sizeof(int))) {
+        tt__fuse_keep(w, gi, head);
+        return;
+    }
+    f = &g->tape.nodes[g->tape.n_nodes];
+    memset(f, 0, sizeof *f);
+    f->op = TT__OP_FUSED;
+    f->name = "fused";
+    f->a.i[0] = g->n_progs++;
+    f->in_at = g->tape.n_pool;
+    f->n_in = pr->n_in + head_n_in;                    /* the program's inputs, then the head's */
+    for (j = 0; j < pr->n_in; j++)
+        g->tape.pool[g->tape.n_pool++] = pr->head >= 0 && j == pr->head_input ? -1 : G->inputs[j];
+    for (j = 0; j < head_n_in; j++) g->tape.pool[g->tape.n_pool++] = tt__node_in(g, head, j);
+    f->out = pr->outs[0];
+    w->new_order[w->new_n++] = g->tape.n_nodes++;
+}
+
+/* The new order: nodes outside groups as they were, a fused node at its group's end. */
+static void tt__fuse_emit(tt_graph *g, tt__fuse_work *w) {
+    int p;
+    w->new_n = 0;
+    for (p = 0; p < g->n_order; p++) {
+        int gi = w->gid_pos[p];
+        if (tt__fuse_is_head(g, w, p)) continue;      /* runs inside its group's fused node */
+        if (gi < 0 || (w->groups[gi].n_members < 2 && w->heads[gi] < 0)) {
+            w->new_order[w->new_n++] = g->order[p];
+            continue;
+        }
+        if (p == w->groups[gi].last_pos) tt__fuse_emit_group(g, w, gi);
+    }
+    memcpy(g->order, w->new_order, sizeof(int) * (size_t)w->new_n);
+    g->n_order = w->new_n;
+}
+
+/* Elementwise fusion (and, with TT_PASS_EPILOGUE, epilogue fusion) over the order. */
+static tt_status tt__pass_fuse(tt_graph *g, bool *live) {
+    const tt_allocator *al = &g->tape.alloc;
+    int nv = g->tape.n_values, n_order = g->n_order, n_fused;
+    tt_status st = TT_OK;
+    tt__fuse_work w;
+    (void)live;                                        /* works on the order */
+    memset(&w, 0, sizeof w);
+    w.gidv = (int *)tt__galloc(g, sizeof(int) * (size_t)(nv + 3 * n_order + 1));
+    w.groups = (tt__group *)tt__galloc(g, sizeof(tt__group) * (size_t)(n_order + 1));
+    if (!w.gidv || !w.groups) {
+        st = tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+        goto done;
+    }
+    w.gid_pos = w.gidv + nv;
+    w.new_order = w.gid_pos + n_order;
+    w.heads = w.new_order + n_order;
+    tt__fuse_groups(g, &w);
+    n_fused = tt__fuse_heads(g, &w, (g->passes & TT_PASS_EPILOGUE) != 0);
+    if (n_fused > 0 &&
+        (!tt__grow(al, (void **)&g->tape.nodes, &g->tape.cap_nodes, g->tape.n_nodes + n_fused, sizeof(tt__node)) ||
+         !tt__grow(al, (void **)&g->progs, &g->cap_progs, g->n_progs + n_fused, sizeof(struct tt__program)))) {
+        st = tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+        goto done;
+    }
+    tt__fuse_emit(g, &w);
+done:
+    tt__heap_free(al, w.gidv);
+    tt__heap_free(al, w.groups);
+    return st;
 }
 
 /* One fused node's run: the program over the tasks of the output shape. */
