@@ -8667,20 +8667,74 @@ static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor *const *inputs, tt_
     return true;
 }
 
-TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inputs, double atol, double rtol,
-                                tt_check_report *report) {
-    tt_ctx_desc d = tt_ctx_desc_default();
-    tt_tensor **ref;
-    int *stands_for;
-    tt_ctx *ctx;
-    int p, j, w;
-    if (!g) return TT_ERR_ARG;
+/* A compiled value stands for the latest traced value mapped onto it (batch-norm folding
+   makes the conv's result stand for the batch norm's). */
+static void tt__check_stands_for(const tt_graph *g, int *stands_for) {
+    int w;
+    for (w = 0; w < g->tape.n_values; w++) stands_for[w] = w;
+    for (w = 0; w < g->n_traced_values; w++)
+        if (tt__rv(g, w) < g->tape.n_values && w > stands_for[tt__rv(g, w)]) stands_for[tt__rv(g, w)] = w;
+}
+
+/* Fills the report for the first traced value t that differs (errors ea, er). */
+static void tt__check_report_diff(const tt_graph *g, tt_check_report *report, int t, double ea, double er) {
+    const tt__node *src = &g->traced[g->tape.values[t].node];
+    tt__buf b;
+    report->ok = false;
+    report->node = t;
+    report->op = tt__op_table[src->op].name;
+    report->eager_op = src->name;
+    report->max_abs = ea;
+    report->max_rel = er;
+    tt__buf_init(&b, report->message, sizeof report->message);
+    tt__put(&b, "node %");
+    tt__put_i64(&b, t);
+    tt__put(&b, " (");
+    tt__put(&b, report->op);
+    tt__put(&b, ", recorded by ");
+    tt__put(&b, src->name);
+    tt__put(&b, ") differs from eager: max abs error ");
+    tt__put_f64(&b, ea);
+    tt__put(&b, ", max rel error ");
+    tt__put_f64(&b, er);
+}
+
+/* Compares what the node at position p wrote with the eager values ref (first difference
+   reported; every comparison counted). */
+static void tt__check_node(const tt_graph *g, int p, tt_tensor *const *ref, const int *stands_for, double atol,
+                           double rtol, tt_check_report *report) {
+    const int *outs;
+    int no = tt__node_outs(g, &g->tape.nodes[g->order[p]], &outs), j;
+    for (j = 0; j < no; j++) {
+        int v = outs[j], t = stands_for[outs[j]];
+        double ea, er;
+        if (t >= g->n_traced_values || !ref[t] || g->tape.values[t].kind != TT__V_NODE) continue;
+        report->compared++;
+        if (tt__compare(&g->rt[v], ref[t], atol, rtol, &ea, &er) || !report->ok) continue;
+        tt__check_report_diff(g, report, t, ea, er);
+    }
+}
+
+/* The arguments of tt_graph_check; starts the report. */
+static tt_status tt__check_args(tt_graph *g, double atol, double rtol, tt_check_report *report) {
     if (!report) return tt__gfail(g, TT_ERR_ARG, "tt_graph_check: report is NULL");
     if (!(atol >= 0) || !(rtol >= 0))                  /* NaN fails both: then no value could differ */
         return tt__gfail(g, TT_ERR_ARG, "tt_graph_check: atol is %g and rtol %g, expected both >= 0 (not NaN)", atol, rtol);
     memset(report, 0, sizeof *report);
     report->ok = true;
     report->node = -1;
+    return TT_OK;
+}
+
+TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inputs, double atol, double rtol,
+                                tt_check_report *report) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_tensor **ref;
+    int *stands_for;
+    tt_ctx *ctx;
+    int p;
+    if (!g) return TT_ERR_ARG;
+    if (tt__check_args(g, atol, rtol, report) != TT_OK) return g->err.status;
     if (tt__graph_bind(g, "tt_graph_check", inputs, n_inputs) != TT_OK) return g->err.status;
     tt__bind_params(g);
     d.allocator = g->tape.alloc;
@@ -8688,57 +8742,24 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
     ref = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->tape.n_values);
     stands_for = (int *)tt__galloc(g, sizeof(int) * (size_t)g->tape.n_values);
     if (!ctx || !ref || !stands_for) {
-        tt_ctx_destroy(ctx);
-        tt__heap_free(&g->tape.alloc, ref);
-        tt__heap_free(&g->tape.alloc, stands_for);
-        return tt__gfail(g, TT_ERR_OOM, "tt_graph_check: out of memory");
+        tt__gfail(g, TT_ERR_OOM, "tt_graph_check: out of memory");
+        goto done;
     }
-    /* A compiled value stands for the latest traced value mapped onto it (batch-norm folding
-       makes the conv's result stand for the batch norm's). */
-    for (w = 0; w < g->tape.n_values; w++) stands_for[w] = w;
-    for (w = 0; w < g->n_traced_values; w++)
-        if (tt__rv(g, w) < g->tape.n_values && w > stands_for[tt__rv(g, w)]) stands_for[tt__rv(g, w)] = w;
+    tt__check_stands_for(g, stands_for);
     if (!tt__run_tape(g, ctx, inputs, ref)) {
         tt__gfail(g, ctx->err.status != TT_OK ? ctx->err.status : TT_ERR_STATE, "tt_graph_check: the eager tape failed: %s",
                   ctx->err.status != TT_OK ? ctx->err.msg : "?");
-        tt_ctx_destroy(ctx);
-        tt__heap_free(&g->tape.alloc, ref);
-        tt__heap_free(&g->tape.alloc, stands_for);
-        return g->err.status;
+        goto done;
     }
     for (p = 0; p < g->n_order; p++) {                 /* compiled, node by node, compared as it goes */
-        const tt__node *n = &g->tape.nodes[g->order[p]];
-        const int *outs;
-        int no;
         if (!tt__graph_exec_node(g, g->cpu.scratch, p, NULL) || g->cpu.scratch->err.status != TT_OK) {
             tt__graph_node_failed(g, g->cpu.scratch, p);
             break;
         }
-        no = tt__node_outs(g, n, &outs);
-        for (j = 0; j < no; j++) {
-            int v = outs[j], t = stands_for[outs[j]];
-            double ea, er;
-            const tt__node *src;
-            if (t >= g->n_traced_values || !ref[t] || g->tape.values[t].kind != TT__V_NODE) continue;
-            report->compared++;
-            if (tt__compare(&g->rt[v], ref[t], atol, rtol, &ea, &er) || !report->ok) continue;
-            src = &g->traced[g->tape.values[t].node];
-            report->ok = false;
-            report->node = t;
-            report->op = tt__op_table[src->op].name;
-            report->eager_op = src->name;
-            report->max_abs = ea;
-            report->max_rel = er;
-            {
-                tt__buf b;
-                tt__buf_init(&b, report->message, sizeof report->message);
-                tt__put(&b, "node %"); tt__put_i64(&b, t); tt__put(&b, " ("); tt__put(&b, report->op);
-                tt__put(&b, ", recorded by "); tt__put(&b, src->name); tt__put(&b, ") differs from eager: max abs error ");
-                tt__put_f64(&b, ea); tt__put(&b, ", max rel error "); tt__put_f64(&b, er);
-            }
-        }
+        tt__check_node(g, p, ref, stands_for, atol, rtol, report);
     }
     g->has_run = g->err.status == TT_OK;
+done:
     tt_ctx_destroy(ctx);
     tt__heap_free(&g->tape.alloc, ref);
     tt__heap_free(&g->tape.alloc, stands_for);
