@@ -109,6 +109,7 @@ compile-matrix:
 # Every public function of the header has a row in the bad-argument table (tests/test_args.c).
 check-api:
 	bash tests/check_api_table.sh
+	sh tests/check_contents.sh
 
 test: compile-matrix check-api $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_avx2 $(BUILD)/test_asan $(BUILD)/test_asan_native examples
 	./$(BUILD)/test_c99 > $(BUILD)/test_c99.log || { cat $(BUILD)/test_c99.log; exit 1; }

@@ -22,9 +22,10 @@
      >>util         small helpers: overflow-checked sizes, shape printing, formatting
      >>error        sticky per-context error state
      >>arena        the context allocator: blocks, scopes, guard regions
+     >>threads      the thread pool and deterministic work splitting
      >>dtype        f16/bf16 conversion, element loads and stores
      >>tensor       tensor headers, creation, random numbers, access
-     >>dispatch     the op table: every op is infer (shapes) + exec (compute into an output)
+     >>dispatch     the op table (infer + exec + flags per op), the elementwise expression lists
      >>view         views: reshape, permute, slice, expand, ...
      >>loop         the strided N-d loop that every elementwise kernel runs on
      >>ewise        unary, binary, comparison, logical, where, cast; vectorizable exp/tanh
@@ -34,8 +35,14 @@
      >>shape        concat, stack, split, pad, gather, embedding, tile, ...
      >>attention    scaled dot-product attention (flash-style tiles)
      >>trace        the tape: ops recorded while a trace runs, tracer warnings
-     >>graph        passes (DCE, CSE, folding, simplification, BN folding, fusion),
-                    memory plan, executor, checker, Graphviz, compile cache
+     >>graph        the graph: IR, trace end, the compile pipeline (a table of passes),
+                    the backend interface
+     >>passes       freeze, constant folding, simplification, BN folding, CSE, DCE, in run order
+     >>fuse         elementwise fusion: groups, micro-op programs, epilogue heads
+     >>plan         the memory plan: lifetimes, in-place reuse, offsets in one arena
+     >>exec         bind and run; the CPU backend; the fused-program interpreter
+     >>check        tt_graph_check: compiled against eager, node by node
+     >>tools        tt_graph_str, Graphviz, the per-pass dump, tt_trace, the compile cache
      >>debug        printing
      >>license
 
@@ -3009,6 +3016,13 @@ static tt_tensor *tt__contiguous_f32(tt_ctx *ctx, const char *op, tt_tensor *x) 
     return (x->dtype == TT_F32 && tt_is_contiguous(x)) ? x : tt__copy_as(ctx, op, x, TT_F32);
 }
 
+/* ==========================================================================
+ * >>ewise   unary, binary, comparison, logical, where, cast; vectorizable exp/tanh/erf
+ *
+ * The chunk kernels that eager ops and fused programs share, expanded from the
+ * expression lists in >>dispatch (TT__UNARY_OPS, TT__BINARY_OPS), then the ops'
+ * infer/exec and their public functions.
+ * ========================================================================== */
 /* Runs stmt for i = 0..n-1 in blocks of 16 (then a tail): the form that GCC vectorizes
    at -O2, whose cheap cost model skips plain loops of unknown length. 16 fills one
    AVX-512 register (blocks of 8 gave 256-bit code: exp and tanh ran 1.6x slower). */
@@ -6939,19 +6953,21 @@ TT_API tt_tensor *tt_trace_input(tt_ctx *ctx, tt_tensor *t, const char *name) {
 }
 
 /* ==========================================================================
- * >>graph   frozen graphs: passes, memory plan, executor
+ * >>graph   the graph: IR, trace end, the compile pipeline
  *
- * tt_trace_end moves the tape into a graph. Compiling runs the passes (each rewrites
- * which nodes are live and which value a use refers to), then plans memory: every op
- * result that is not a view gets an offset in one arena, and two results share bytes only
- * when their lifetimes (first write to last read, views included) do not overlap. A dry
- * run on zero inputs measures the scratch memory the kernels need; after that a run only
- * binds inputs and calls each node's exec, allocating nothing.
+ * tt_trace_end moves the tape into a graph. tt_graph_compile runs the pipeline, each
+ * stage a section below, in this order: >>passes (each rewrites which nodes are live and
+ * which value a use refers to), >>fuse (elementwise chains become one node with a micro-op
+ * program), >>plan (every op result that is not a view gets an offset in one arena; two
+ * results share bytes only when their lifetimes do not overlap), then the backend prepares
+ * the graph (the CPU's: a dry run on zero inputs sizes the scratch the kernels need).
+ * Running it (>>exec) only binds inputs and calls each node's kernel, allocating nothing.
  * ========================================================================== */
-struct tt__program;
-static void tt__dump_pass(const tt_graph *g, const char *pass, const bool *live, bool ordered, int removed);
-static void tt__put_type(tt__buf *b, const tt_tensor *t);
-static void tt__put_value(tt__buf *b, int v);
+
+/* The limits of a fused node (>>fuse): members, inputs, micro-ops. */
+#define TT__FUSE_MAX_MEMBERS 24
+#define TT__FUSE_MAX_IN      (TT__MAX_OPS - 1)
+#define TT__FUSE_MAX_UOPS    (TT__FUSE_MAX_MEMBERS * 2 + TT__FUSE_MAX_IN)
 
 /* A backend runs compiled graphs: the seam between the graph (IR, passes, fused programs,
    memory plan: shared by every backend) and the hardware. The CPU backend (>>exec) is the
@@ -7018,6 +7034,24 @@ struct tt_graph {
     tt_tensor    **bound_src;      /* per input: the user's tensor when it had to be copied, else NULL */
     tt__err        err;            /* sticky, like a context's */
 };
+
+/* What this section calls in the sections below (each section declares at its head what it
+   uses before the definition). */
+static bool tt__compile_args_valid(tt_mode mode, unsigned passes);
+static tt_status tt__run_passes(tt_graph *g, bool *live);
+static int tt__count_nodes(const tt_graph *g, const bool *live, bool ordered);
+static tt_status tt__check_backend(tt_graph *g);
+static tt_status tt__pass_freeze(tt_graph *g, bool *live);
+static tt_status tt__pass_const_fold(tt_graph *g, bool *live);
+static tt_status tt__pass_simplify(tt_graph *g, bool *live);
+static tt_status tt__pass_fold_bn(tt_graph *g, bool *live);
+static tt_status tt__pass_cse(tt_graph *g, bool *live);
+static tt_status tt__pass_dce(tt_graph *g, bool *live);
+static tt_status tt__pass_order(tt_graph *g, bool *live);
+static tt_status tt__pass_fuse(tt_graph *g, bool *live);
+static tt_status tt__graph_plan(tt_graph *g);
+static const tt__backend *tt__default_backend(void);
+static void tt__dump_pass(const tt_graph *g, const char *pass, const bool *live, bool ordered, int removed);
 
 /* Records a graph's error (if it is the first) and returns the graph's status. */
 static tt_status tt__gfail(tt_graph *g, tt_status status, const char *fmt, ...) {
@@ -7143,16 +7177,377 @@ static int tt__node_in(const tt_graph *g, const tt__node *n, int i) {
 static bool tt__is_view_op(int op) { return tt__op_table[op].kind == TT__K_VIEW; }
 static bool tt__is_fused(const tt__node *n) { return tt__op_table[n->op].kind == TT__K_FUSED; }
 
-/* ---- passes --------------------------------------------------------------------
-   Each pass reads and writes `live` (one flag per node) and g->remap. */
-
-/* Common subexpressions: a node equal to an earlier live one (same op, inputs, attributes)
-   is dropped and its result replaced by the earlier one's. */
-static bool tt__same_const(const tt__value *a, const tt__value *b) {
-    return a->kind == TT__V_CONST && b->kind == TT__V_CONST && a->meta.dtype == b->meta.dtype &&
-           tt_same_shape(&a->meta, &b->meta) &&
-           memcmp(a->data, b->data, (size_t)a->meta.numel * tt_dtype_size(a->meta.dtype)) == 0;
+TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
+    int nv, i;
+    bool *live;
+    if (!g) return TT_ERR_ARG;
+    tt__graph_release_plan(g);
+    tt_graph_clear_error(g);
+    if (!tt__compile_args_valid(mode, TT_PASS_ALL))
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_compile: mode is %d, expected TT_MODE_DEFAULT, "
+                         "TT_MODE_REDUCE_OVERHEAD or TT_MODE_MAX_AUTOTUNE", (int)mode);
+    if (!tt__compile_args_valid(mode, passes))
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_compile: passes has unknown bits (%D), expected TT_PASS_* bits only",
+                         (int64_t)(passes & ~((unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE)));
+    g->mode = mode;
+    g->passes = passes;
+    g->backend = tt__default_backend();
+    nv = g->tape.n_values;
+    g->remap = (int *)tt__galloc(g, sizeof(int) * (size_t)nv);
+    g->cap_remap = nv;
+    g->order = (int *)tt__galloc(g, sizeof(int) * (size_t)(g->tape.n_nodes + 1));
+    live = (bool *)tt__galloc(g, sizeof(bool) * (size_t)g->tape.n_nodes);
+    if (!g->remap || !g->order || !live) {
+        tt__heap_free(&g->tape.alloc, live);
+        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    }
+    for (i = 0; i < nv; i++) g->remap[i] = i;
+    for (i = 0; i < g->tape.n_nodes; i++) live[i] = true;
+    tt__run_passes(g, live);
+    tt__heap_free(&g->tape.alloc, live);
+    if (g->err.status != TT_OK) return g->err.status;
+    g->max_in = 1;
+    for (i = 0; i < g->n_order; i++)
+        if (g->tape.nodes[g->order[i]].n_in > g->max_in) g->max_in = g->tape.nodes[g->order[i]].n_in;
+    g->argv = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->max_in);
+    g->bound_src = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)(g->tape.n_inputs + 1));
+    if (!g->argv || !g->bound_src) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    if (tt__check_backend(g) != TT_OK || tt__graph_plan(g) != TT_OK || g->backend->prepare(g) != TT_OK)
+        return g->err.status;
+    g->compiled = true;
+    return TT_OK;
 }
+
+/* A known mode and no pass bit outside TT_PASS_ALL and TT_PASS_FREEZE. */
+static bool tt__compile_args_valid(tt_mode mode, unsigned passes) {
+    return (unsigned)mode <= (unsigned)TT_MODE_MAX_AUTOTUNE &&             /* unsigned: see tt__dtype_valid */
+           (passes & ~((unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE)) == 0;
+}
+
+/* A row runs when the compile's passes include every bit of flags (0: always). */
+typedef tt_status (*tt__pass_fn)(tt_graph *g, bool *live);
+typedef struct tt__pass_row {
+    unsigned    flags;
+    const char *name;
+    tt__pass_fn run;
+} tt__pass_row;
+
+static const tt__pass_row tt__pass_table[] = {
+    { TT_PASS_FREEZE,                                   "freeze",     tt__pass_freeze },
+    { TT_PASS_CONST_FOLD,                               "const_fold", tt__pass_const_fold },
+    { TT_PASS_SIMPLIFY,                                 "simplify",   tt__pass_simplify },
+    { TT_PASS_CONST_FOLD | TT_PASS_SIMPLIFY,            "const_fold", tt__pass_const_fold },  /* what simplify exposed */
+    { TT_PASS_FOLD_BN,                                  "fold_bn",    tt__pass_fold_bn },
+    { TT_PASS_CSE,                                      "cse",        tt__pass_cse },
+    { TT_PASS_DCE,                                      "dce",        tt__pass_dce },
+    { 0,                                                "order",      tt__pass_order },
+    { TT_PASS_FUSE,                                     "fuse",       tt__pass_fuse }
+};
+#define TT__N_PASS_ROWS ((int)(sizeof tt__pass_table / sizeof tt__pass_table[0]))
+
+/* Runs the rows of the table that passes selects, in order; records what each removed. */
+static tt_status tt__run_passes(tt_graph *g, bool *live) {
+    int r, before, after;
+    bool ordered = false;
+    g->n_pass_stats = 0;
+    for (r = 0; r < TT__N_PASS_ROWS; r++) {
+        const tt__pass_row *row = &tt__pass_table[r];
+        if ((g->passes & row->flags) != row->flags) continue;
+        before = tt__count_nodes(g, live, ordered);
+        if (row->run(g, live) != TT_OK) return g->err.status;
+        ordered = ordered || row->run == tt__pass_order;
+        after = tt__count_nodes(g, live, ordered);
+        if (row->flags != 0) {
+            g->pass_stats[g->n_pass_stats].name = row->name;
+            g->pass_stats[g->n_pass_stats].nodes_removed = before - after;
+            g->n_pass_stats++;
+        }
+        if (g->debug & TT_DEBUG_PASSES) tt__dump_pass(g, row->name, live, ordered, before - after);
+    }
+    return TT_OK;
+}
+
+/* Nodes the graph has now: the live ones, or the order once it exists. */
+static int tt__count_nodes(const tt_graph *g, const bool *live, bool ordered) {
+    int i, n = 0;
+    if (ordered) return g->n_order;
+    for (i = 0; i < g->tape.n_nodes; i++) n += live[i];
+    return n;
+}
+
+/* Every live node is one the backend can run. */
+static tt_status tt__check_backend(tt_graph *g) {
+    int p;
+    for (p = 0; p < g->n_order; p++) {
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        if (!g->backend->supports(g, n))
+            return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_compile: the %s backend cannot run node %d (%s)",
+                             g->backend->name, g->order[p], tt__op_table[n->op].name);
+    }
+    return TT_OK;
+}
+
+/* ==========================================================================
+ * >>passes   the passes, in the order they run
+ *
+ * Freeze, constant folding, simplification, batch-norm folding, CSE, DCE. Each pass reads
+ * and writes `live` (one flag per node) and g->remap: it marks replaced nodes dead and
+ * points uses at the replacement; new constants are appended to the values (dropped on
+ * recompile). The last step, "order", lists the live nodes for the stages after it.
+ * ========================================================================== */
+
+static int tt__graph_add_const(tt_graph *g, const tt_tensor *t);
+static bool tt__is_const(const tt_graph *g, int v);
+static int tt__producer(const tt_graph *g, const bool *live, int v);
+static int tt__simplify_node(tt_graph *g, const tt__node *n);
+static int tt__simplify_identity(const tt_graph *g, const tt__node *n, int a, int b, unsigned flags);
+static bool tt__const_all(const tt_graph *g, int v, float x);
+static bool tt__same_as(const tt_graph *g, const tt__node *n, int v);
+static bool tt__is_dense(const tt_graph *g, int v);
+static bool tt__node_set_inputs(tt_graph *g, tt__node *n, const int *ids, int count);
+static int tt__uses(const tt_graph *g, const bool *live, int v);
+static int tt__channel_axis(int op, int ndim);
+static bool tt__same_const(const tt__value *a, const tt__value *b);
+
+/* Freeze: every parameter becomes a constant copied into the graph (torch.jit.freeze).
+   The first freeze copies each parameter for good and forgets the user's tensor, which may
+   be freed right after: later compiles, frozen or not, read the graph's copy. */
+static tt_status tt__pass_freeze(tt_graph *g, bool *live) {
+    int v;
+    (void)live;
+    for (v = 0; v < g->n_traced_values; v++) {
+        tt__value *val = &g->tape.values[v];
+        if (val->kind != TT__V_PARAM) continue;
+        if (val->ref && !tt__value_own_copy(&g->tape, val, val->ref))
+            return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory while freezing");
+        val->kind = TT__V_CONST;                   /* for this compile; release_plan turns it back */
+    }
+    return TT_OK;
+}
+
+/* Constant folding: a (non-view) node whose inputs are all constants is computed now. */
+static tt_status tt__pass_const_fold(tt_graph *g, bool *live) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_tensor *ins[TT__FUSE_MAX_IN + 4];
+    tt_ctx *tmp;
+    int i, k;
+    d.allocator = g->tape.alloc;
+    tmp = tt_ctx_create(&d);
+    if (!tmp) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    for (i = 0; i < g->n_traced_nodes; i++) {
+        tt__node *n = &g->tape.nodes[i];
+        const tt__op_info *info = &tt__op_table[n->op];
+        bool all_const = live[i] && info->kind != TT__K_VIEW && n->n_in <= (int)(sizeof ins / sizeof ins[0]);
+        tt_tensor hdr, *out;
+        tt__call c;
+        tt_scope s;
+        int id;
+        for (k = 0; all_const && k < n->n_in; k++) {
+            int v = tt__node_in(g, n, k);
+            all_const = v < 0 || tt__is_const(g, v);
+            ins[k] = v < 0 ? NULL : &g->tape.values[v].meta;
+        }
+        if (!all_const) continue;
+        c = tt__call_init(n->name, n->op, ins, n->n_in, &n->a);
+        s = tt_scope_begin(tmp);
+        tt__header_init(&hdr, tmp);
+        out = info->infer(tmp, &c, &hdr) ? tt__new(tmp, n->name, hdr.dtype, hdr.ndim, hdr.shape) : NULL;
+        if (out && info->exec(tmp, &c, out) && tmp->err.status == TT_OK) {
+            id = tt__graph_add_const(g, out);
+            if (id < 0) { tt_ctx_destroy(tmp); return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory"); }
+            g->remap[n->out] = id;
+            live[i] = false;
+        }
+        tt_clear_error(tmp);                           /* a value error (bad index) stays for run time */
+        tt_scope_end(tmp, s);
+    }
+    tt_ctx_destroy(tmp);
+    return TT_OK;
+}
+
+/* A new constant value holding a contiguous copy of t; -1 when out of memory. */
+static int tt__graph_add_const(tt_graph *g, const tt_tensor *t) {
+    tt__tape *tp = &g->tape;
+    tt__value *v;
+    int id;
+    if (!tt__grow(&tp->alloc, (void **)&g->remap, &g->cap_remap, tp->n_values + 1, sizeof(int))) return -1;
+    id = tt__tape_value(tp, TT__V_CONST, (tt_tensor *)t);
+    if (id < 0) return -1;
+    v = &tp->values[id];
+    if (!tt__value_own_copy(tp, v, t)) { tp->n_values--; return -1; }
+    g->remap[id] = id;
+    return id;
+}
+
+static bool tt__is_const(const tt_graph *g, int v) { return v >= 0 && g->tape.values[v].kind == TT__V_CONST; }
+
+static tt_status tt__pass_simplify(tt_graph *g, bool *live) {
+    int i, d;
+    for (i = 0; i < g->n_traced_nodes; i++) {
+        tt__node *n = &g->tape.nodes[i];
+        int r, p;
+        if (!live[i]) continue;
+        p = tt__op_has(n->op, TT__F_PERMUTATION) ? tt__producer(g, live, tt__node_in(g, n, 0)) : -1;
+        if (p >= 0 && g->tape.nodes[p].op == n->op) {  /* permute of a permute: one permute */
+            const tt__node *inner = &g->tape.nodes[p];
+            int src = tt__node_in(g, inner, 0), nd = g->tape.values[src].meta.ndim;
+            for (d = 0; d < nd; d++) n->a.i[d] = tt__axis((int)inner->a.i[tt__axis((int)n->a.i[d], nd)], nd);
+            if (!tt__node_set_inputs(g, n, &src, 1)) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+        }
+        r = tt__simplify_node(g, n);
+        if (r >= 0) { g->remap[n->out] = r; live[i] = false; }
+    }
+    return TT_OK;
+}
+
+/* The live node that produces value v, or -1. */
+static int tt__producer(const tt_graph *g, const bool *live, int v) {
+    int p = v >= 0 && g->tape.values[v].kind == TT__V_NODE ? g->tape.values[v].node : -1;
+    return p >= 0 && live[p] ? p : -1;
+}
+
+/* The value node n reduces to, or -1, by the rules its flags name: x op identity, zero
+   padding, a copy, cast or view that changes nothing, the identity permutation.
+   (x+0 turns -0 into +0 eagerly; the graph keeps -0.) */
+static int tt__simplify_node(tt_graph *g, const tt__node *n) {
+    unsigned f = tt__op_table[n->op].flags;
+    bool view = tt__is_view_op(n->op);
+    int a = n->n_in > 0 ? tt__node_in(g, n, 0) : -1, b = n->n_in > 1 ? tt__node_in(g, n, 1) : -1, d;
+    const tt_tensor *x = a >= 0 ? &g->tape.values[a].meta : NULL;
+    if (!view) {                                       /* an op that makes a new tensor */
+        int other = (f & TT__F_COMMUTATIVE) && tt__is_const(g, a) ? b : a;
+        if (!tt__is_dense(g, other)) return -1;        /* x would be a view or an input: keep the op */
+    }
+    if (f & (TT__F_ID_ZERO | TT__F_ID_ONE)) return tt__simplify_identity(g, n, a, b, f);
+    if (f & TT__F_ZERO_PAD_ID) {
+        for (d = 0; d < (int)n->a.i[0]; d++) if (n->a.i[1 + d] != 0) return -1;
+        return a;
+    }
+    if (view && (f & (TT__F_SAME_ID | TT__F_PERMUTATION)) && g->tape.values[a].kind == TT__V_INPUT)
+        return -1;                                     /* a view of an input stays (see tt__is_dense) */
+    if (f & TT__F_SAME_ID) return tt__same_as(g, n, a) ? a : -1;
+    if (f & TT__F_PERMUTATION) {
+        for (d = 0; d < x->ndim; d++) if (tt__axis((int)n->a.i[d], x->ndim) != d) return -1;
+        return a;
+    }
+    return -1;
+}
+
+/* x op identity -> x (x+0, x-0, x*1, x/1; identity op x too when op is commutative), or -1. */
+static int tt__simplify_identity(const tt_graph *g, const tt__node *n, int a, int b, unsigned flags) {
+    float id = (flags & TT__F_ID_ZERO) ? 0.0f : 1.0f;
+    if (tt__const_all(g, b, id) && tt__same_as(g, n, a)) return a;
+    if ((flags & TT__F_COMMUTATIVE) && tt__const_all(g, a, id) && tt__same_as(g, n, b)) return b;
+    return -1;
+}
+
+/* Is v a constant whose every element equals x? */
+static bool tt__const_all(const tt_graph *g, int v, float x) {
+    const tt__value *val;
+    int64_t i;
+    if (!tt__is_const(g, v)) return false;
+    val = &g->tape.values[v];
+    for (i = 0; i < val->meta.numel; i++) if (tt__load(val->data, val->meta.dtype, i) != x) return false;
+    return true;
+}
+
+/* Could node n's result be replaced by value v (same dtype and shape)? */
+static bool tt__same_as(const tt_graph *g, const tt__node *n, int v) {
+    const tt_tensor *a = &g->tape.values[n->out].meta, *b = &g->tape.values[v].meta;
+    return v >= 0 && a->dtype == b->dtype && tt_same_shape(a, b);
+}
+
+/* Is v stored densely (a constant, or the result of an op that is not a view)? Only such a
+   value may replace an op that makes a new tensor: views read after it rely on its layout.
+   (Graph inputs are excluded too: an output must not become the caller's input tensor.) */
+static bool tt__is_dense(const tt_graph *g, int v) {
+    return v >= 0 && (tt__is_const(g, v) ||
+           (g->tape.values[v].kind == TT__V_NODE && !tt__is_view_op(g->tape.nodes[g->tape.values[v].node].op)));
+}
+
+/* Gives node n new inputs (appended to the pool); false when out of memory. */
+static bool tt__node_set_inputs(tt_graph *g, tt__node *n, const int *ids, int count) {
+    tt__tape *tp = &g->tape;
+    int k;
+    if (!tt__grow(&tp->alloc, (void **)&tp->pool, &tp->cap_pool, tp->n_pool + count, sizeof(int))) return false;
+    n->in_at = tp->n_pool;
+    n->n_in = count;
+    for (k = 0; k < count; k++) tp->pool[tp->n_pool++] = ids[k];
+    return true;
+}
+
+/* Batch norm after conv/linear with constant weights: scale the weights and bias instead.
+   W'[o,...] = W[o,...]*s[o], b'[o] = (b[o]-mean[o])*s[o] + beta[o], s = gamma/sqrt(var+eps). */
+static tt_status tt__pass_fold_bn(tt_graph *g, bool *live) {
+    int i, k;
+    for (i = 0; i < g->n_traced_nodes; i++) {
+        tt__node *bn = &g->tape.nodes[i], *h;
+        int x, hi, ids[3], wv, bv, c[4];
+        const tt_tensor *w;
+        tt_tensor nw, nb;
+        float *wd, *bd;
+        int64_t O, per, o, e;
+        if (!live[i] || !tt__op_has(bn->op, TT__F_BN_FOLDS)) continue;
+        x = tt__node_in(g, bn, 0);
+        hi = tt__producer(g, live, x);
+        if (hi < 0) continue;
+        h = &g->tape.nodes[hi];
+        if (!tt__op_has(h->op, TT__F_BN_HEAD) || tt__channel_axis(h->op, g->tape.values[x].meta.ndim) != 1)
+            continue;                                  /* batch norm's channels are axis 1 */
+        wv = tt__node_in(g, h, 1);
+        bv = h->n_in > 2 ? tt__node_in(g, h, 2) : -1;
+        for (k = 0; k < 4; k++) c[k] = tt__node_in(g, bn, 1 + k);
+        if (!tt__is_const(g, wv) || (bv >= 0 && !tt__is_const(g, bv)) || !tt__is_const(g, c[0]) || !tt__is_const(g, c[1]) ||
+            (c[2] >= 0 && !tt__is_const(g, c[2])) || (c[3] >= 0 && !tt__is_const(g, c[3])) || tt__uses(g, live, x) != 1)
+            continue;
+        w = &g->tape.values[wv].meta;
+        O = w->shape[0];
+        per = w->numel / (O ? O : 1);
+        nw = *w; nw.dtype = TT_F32;
+        nb = *w; nb.dtype = TT_F32; nb.ndim = 1; nb.shape[0] = O;
+        tt__set_contiguous_strides(&nb); tt__update_numel(&nb);
+        wd = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * (size_t)(w->numel + O + 1));
+        if (!wd) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+        bd = wd + w->numel;
+        for (o = 0; o < O; o++) {
+            double gamma = c[2] >= 0 ? tt__load(g->tape.values[c[2]].data, g->tape.values[c[2]].meta.dtype, o) : 1.0;
+            double beta = c[3] >= 0 ? tt__load(g->tape.values[c[3]].data, g->tape.values[c[3]].meta.dtype, o) : 0.0;
+            double mean = tt__load(g->tape.values[c[0]].data, g->tape.values[c[0]].meta.dtype, o);
+            double var = tt__load(g->tape.values[c[1]].data, g->tape.values[c[1]].meta.dtype, o);
+            double s = gamma / sqrt(var + bn->a.f[0]);
+            double b0 = bv >= 0 ? tt__load(g->tape.values[bv].data, g->tape.values[bv].meta.dtype, o) : 0.0;
+            for (e = 0; e < per; e++) wd[o * per + e] = (float)(tt__load(g->tape.values[wv].data, w->dtype, o * per + e) * s);
+            bd[o] = (float)((b0 - mean) * s + beta);
+        }
+        nw.data = wd; nw.offset = 0;
+        nb.data = bd; nb.offset = 0;
+        ids[0] = tt__node_in(g, h, 0);
+        ids[1] = tt__graph_add_const(g, &nw);
+        ids[2] = tt__graph_add_const(g, &nb);
+        tt__heap_free(&g->tape.alloc, wd);
+        h = &g->tape.nodes[hi];                        /* (adding values does not move nodes) */
+        if (ids[1] < 0 || ids[2] < 0 || !tt__node_set_inputs(g, h, ids, 3))
+            return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+        g->remap[bn->out] = h->out;
+        live[i] = false;
+    }
+    return TT_OK;
+}
+
+/* How many live nodes read value v (graph outputs count too). */
+static int tt__uses(const tt_graph *g, const bool *live, int v) {
+    int i, k, count = 0;
+    for (i = 0; i < g->tape.n_nodes; i++) {
+        const tt__node *n = &g->tape.nodes[i];
+        if (!live[i]) continue;
+        for (k = 0; k < n->n_in; k++) if (tt__node_in(g, n, k) == v) count++;
+    }
+    for (k = 0; k < g->n_outputs; k++) if (tt__rv(g, g->outputs[k]) == v) count++;
+    return count;
+}
+
+/* The axis of an op's result that holds its output channels. */
+static int tt__channel_axis(int op, int ndim) { return tt__op_has(op, TT__F_CHANNELS_LAST) ? ndim - 1 : 1; }
 
 static tt_status tt__pass_cse(tt_graph *g, bool *live) {
     int i, j, k;
@@ -7170,6 +7565,14 @@ static tt_status tt__pass_cse(tt_graph *g, bool *live) {
         }
     }
     return TT_OK;
+}
+
+/* Common subexpressions: a node equal to an earlier live one (same op, inputs, attributes)
+   is dropped and its result replaced by the earlier one's. */
+static bool tt__same_const(const tt__value *a, const tt__value *b) {
+    return a->kind == TT__V_CONST && b->kind == TT__V_CONST && a->meta.dtype == b->meta.dtype &&
+           tt_same_shape(&a->meta, &b->meta) &&
+           memcmp(a->data, b->data, (size_t)a->meta.numel * tt_dtype_size(a->meta.dtype)) == 0;
 }
 
 /* Dead code: keep only the nodes whose results an output needs. */
@@ -7198,16 +7601,16 @@ static tt_status tt__pass_order(tt_graph *g, bool *live) {
     return TT_OK;
 }
 
-/* ---- elementwise fusion ------------------------------------------------------------
-   A group is a run of elementwise nodes of one output shape, each fed by an earlier
-   member. It becomes one FUSED node holding a micro-op program over registers: load an
-   input (broadcast strides), apply a unary/binary/where/cast, store an output. The
-   executor runs the program over chunks of TT__CHUNK elements, so every register stays
-   in L1 and the group reads each input once and writes each output once. Values used
-   only inside the group are never written to memory. */
-#define TT__FUSE_MAX_MEMBERS 24
-#define TT__FUSE_MAX_IN      (TT__MAX_OPS - 1)
-#define TT__FUSE_MAX_UOPS    (TT__FUSE_MAX_MEMBERS * 2 + TT__FUSE_MAX_IN)
+/* ==========================================================================
+ * >>fuse   elementwise fusion: groups, micro-op programs, epilogue heads
+ *
+ * A group is a run of elementwise nodes of one output shape, each fed by an earlier
+ * member. It becomes one FUSED node holding a micro-op program over registers: load an
+ * input (broadcast strides), apply a unary/binary/where/cast, store an output. The
+ * executor runs the program over chunks of TT__CHUNK elements, so every register stays
+ * in L1 and the group reads each input once and writes each output once. Values used
+ * only inside the group are never written to memory.
+ * ========================================================================== */
 
 typedef struct tt__uop {
     uint8_t kind;                  /* tt__ukind */
@@ -7229,7 +7632,99 @@ struct tt__program {
     int     members[TT__FUSE_MAX_MEMBERS]; /* the nodes it replaced */
 };
 
-static bool tt__dtype_fusable(tt_dtype t) { return t == TT_F32 || t == TT_F16 || t == TT_BF16 || t == TT_BOOL; }
+typedef struct tt__group {
+    int first_pos, last_pos, n_members, n_inputs;
+    int members[TT__FUSE_MAX_MEMBERS];
+    int inputs[TT__FUSE_MAX_IN];
+} tt__group;
+
+/* The fusion pass's working state (one cleanup in tt__pass_fuse). */
+typedef struct tt__fuse_work {
+    int       *gidv;               /* per value: the group whose member made it, or -1 */
+    int       *gid_pos;            /* per order position: the node's group, or -1 */
+    int       *new_order;
+    int       *heads;              /* per group: its epilogue head node, or -1 */
+    int        new_n;
+    tt__group *groups;
+    int        n_groups;
+} tt__fuse_work;
+
+static void tt__fuse_groups(const tt_graph *g, tt__fuse_work *w);
+static bool tt__fusable(const tt_graph *g, const tt__node *n);
+static bool tt__dtype_fusable(tt_dtype t);
+static bool tt__can_join(const tt_graph *g, const tt__group *G, int gi, const int *gidv, const tt__node *n, int p);
+static bool tt__group_has_value(const int *gid_of_value, int v, int G);
+static void tt__group_add(const tt_graph *g, tt__group *G, int gi, int *gidv, const tt__node *n, int node_index, int p);
+static int tt__fuse_heads(const tt_graph *g, tt__fuse_work *w, bool epilogue);
+static int tt__epilogue_head(const tt_graph *g, const tt__group *G, int gi, const int *gid_pos);
+static void tt__fuse_emit(tt_graph *g, tt__fuse_work *w);
+static bool tt__fuse_is_head(const tt_graph *g, const tt__fuse_work *w, int p);
+static void tt__fuse_emit_group(tt_graph *g, tt__fuse_work *w, int gi);
+static void tt__fuse_keep(tt__fuse_work *w, int gi, const tt__node *head);
+static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, const int *gidv, const int *gid_node_pos, struct tt__program *pr);
+static bool tt__value_escapes(const tt_graph *g, const int *gidv, const int *gid_node_pos, int v, int gi);
+static void tt__program_pair(struct tt__program *pr);
+static bool tt__pairable(const tt__uop *u);
+static int tt__reg_uses(const struct tt__program *pr, int r, int *reader);
+
+/* Elementwise fusion (and, with TT_PASS_EPILOGUE, epilogue fusion) over the order. */
+static tt_status tt__pass_fuse(tt_graph *g, bool *live) {
+    const tt_allocator *al = &g->tape.alloc;
+    int nv = g->tape.n_values, n_order = g->n_order, n_fused;
+    tt_status st = TT_OK;
+    tt__fuse_work w;
+    (void)live;                                        /* works on the order */
+    memset(&w, 0, sizeof w);
+    w.gidv = (int *)tt__galloc(g, sizeof(int) * (size_t)(nv + 3 * n_order + 1));
+    w.groups = (tt__group *)tt__galloc(g, sizeof(tt__group) * (size_t)(n_order + 1));
+    if (!w.gidv || !w.groups) {
+        st = tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+        goto done;
+    }
+    w.gid_pos = w.gidv + nv;
+    w.new_order = w.gid_pos + n_order;
+    w.heads = w.new_order + n_order;
+    tt__fuse_groups(g, &w);
+    n_fused = tt__fuse_heads(g, &w, (g->passes & TT_PASS_EPILOGUE) != 0);
+    if (n_fused > 0 &&
+        (!tt__grow(al, (void **)&g->tape.nodes, &g->tape.cap_nodes, g->tape.n_nodes + n_fused, sizeof(tt__node)) ||
+         !tt__grow(al, (void **)&g->progs, &g->cap_progs, g->n_progs + n_fused, sizeof(struct tt__program)))) {
+        st = tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+        goto done;
+    }
+    tt__fuse_emit(g, &w);
+done:
+    tt__heap_free(al, w.gidv);
+    tt__heap_free(al, w.groups);
+    return st;
+}
+
+/* Grows groups in execution order: a node joins a group that made one of its inputs, else
+   the latest group (a sibling), if legal, else starts one. */
+static void tt__fuse_groups(const tt_graph *g, tt__fuse_work *w) {
+    int p, k;
+    for (k = 0; k < g->tape.n_values; k++) w->gidv[k] = -1;
+    for (p = 0; p < g->n_order; p++) {
+        int ni = g->order[p], joined = -1;
+        const tt__node *n = &g->tape.nodes[ni];
+        w->gid_pos[p] = -1;
+        if (!tt__fusable(g, n)) continue;
+        for (k = 0; k < n->n_in && joined < 0; k++) {
+            int v = tt__node_in(g, n, k);
+            if (v >= 0 && w->gidv[v] >= 0 && tt__can_join(g, &w->groups[w->gidv[v]], w->gidv[v], w->gidv, n, p))
+                joined = w->gidv[v];
+        }
+        if (joined < 0 && w->n_groups > 0 && tt__can_join(g, &w->groups[w->n_groups - 1], w->n_groups - 1, w->gidv, n, p))
+            joined = w->n_groups - 1;
+        if (joined < 0) {
+            joined = w->n_groups++;
+            memset(&w->groups[joined], 0, sizeof(tt__group));
+            w->groups[joined].first_pos = p;
+        }
+        tt__group_add(g, &w->groups[joined], joined, w->gidv, n, ni, p);
+        w->gid_pos[p] = joined;
+    }
+}
 
 /* Elementwise ops whose values survive a trip through an f32 register exactly. */
 static bool tt__fusable(const tt_graph *g, const tt__node *n) {
@@ -7243,25 +7738,7 @@ static bool tt__fusable(const tt_graph *g, const tt__node *n) {
     return true;
 }
 
-/* The values node n writes: its out, or a fused node's stores. */
-static int tt__node_outs(const tt_graph *g, const tt__node *n, const int **outs) {
-    if (tt__is_fused(n)) {
-        const struct tt__program *pr = &g->progs[n->a.i[0]];
-        *outs = pr->outs;
-        return pr->n_out;
-    }
-    *outs = &n->out;
-    return 1;
-}
-
-typedef struct tt__group {
-    int first_pos, last_pos, n_members, n_inputs;
-    int members[TT__FUSE_MAX_MEMBERS];
-    int inputs[TT__FUSE_MAX_IN];
-} tt__group;
-
-/* gid[value]: the group whose member produced it (-1: none). */
-static bool tt__group_has_value(const int *gid_of_value, int v, int G) { return v >= 0 && gid_of_value[v] == G; }
+static bool tt__dtype_fusable(tt_dtype t) { return t == TT_F32 || t == TT_F16 || t == TT_BF16 || t == TT_BOOL; }
 
 /* Can node n (at position p) join group G? Its inputs from outside G must fit the input
    budget, and no node between G's last member and p may read a value of G (it would run
@@ -7285,6 +7762,9 @@ static bool tt__can_join(const tt_graph *g, const tt__group *G, int gi, const in
     return true;
 }
 
+/* gid[value]: the group whose member produced it (-1: none). */
+static bool tt__group_has_value(const int *gid_of_value, int v, int G) { return v >= 0 && gid_of_value[v] == G; }
+
 static void tt__group_add(const tt_graph *g, tt__group *G, int gi, int *gidv, const tt__node *n, int node_index, int p) {
     int k, j;
     for (k = 0; k < n->n_in; k++) {
@@ -7298,65 +7778,111 @@ static void tt__group_add(const tt_graph *g, tt__group *G, int gi, int *gidv, co
     gidv[n->out] = gi;
 }
 
-/* Is value v (made in group gi) read after the group, or a graph output? */
-static bool tt__value_escapes(const tt_graph *g, const int *gidv, const int *gid_node_pos, int v, int gi) {
-    int q, k;
-    for (k = 0; k < g->n_outputs; k++) if (tt__rv(g, g->outputs[k]) == v) return true;
-    for (q = 0; q < g->n_order; q++) {
-        const tt__node *m = &g->tape.nodes[g->order[q]];
-        if (gid_node_pos[q] == gi) continue;
-        for (k = 0; k < m->n_in; k++) if (tt__node_in(g, m, k) == v) return true;
+/* Finds each group's epilogue head; returns how many fused nodes there will be at most. */
+static int tt__fuse_heads(const tt_graph *g, tt__fuse_work *w, bool epilogue) {
+    int k, n_fused = 0;
+    for (k = 0; k < w->n_groups; k++) {
+        w->heads[k] = epilogue ? tt__epilogue_head(g, &w->groups[k], k, w->gid_pos) : -1;
+        if (w->groups[k].n_members >= 2 || w->heads[k] >= 0) n_fused++;
     }
-    (void)gidv;
+    return n_fused;
+}
+
+/* Epilogue fusion: the matmul/linear/conv node whose f32 result only group G reads (and
+   that has G's shape) can run inside G's fused node, writing into one of G's f32 outputs,
+   which the program then reads and overwrites chunk by chunk. Returns the node or -1. */
+static int tt__epilogue_head(const tt_graph *g, const tt__group *G, int gi, const int *gid_pos) {
+    const tt__node *first = &g->tape.nodes[G->members[0]];
+    int k, q, j;
+    for (k = 0; k < first->n_in; k++) {
+        int v = tt__node_in(g, first, k), h = -1, uses = 0;
+        const tt__value *val = v >= 0 ? &g->tape.values[v] : NULL;
+        if (!val || val->kind != TT__V_NODE || val->meta.dtype != TT_F32 || !tt_same_shape(&val->meta,
+            &g->tape.values[first->out].meta)) continue;
+        for (q = 0; q < g->n_order; q++) if (g->order[q] == val->node) h = q;
+        if (h < 0) continue;
+        j = g->tape.nodes[g->order[h]].op;
+        if (!tt__op_has(j, TT__F_GEMM_HEAD)) continue;
+        for (q = 0; q < g->n_order && uses >= 0; q++) {
+            const tt__node *m = &g->tape.nodes[g->order[q]];
+            for (j = 0; j < m->n_in; j++)
+                if (tt__node_in(g, m, j) == v) uses = gid_pos[q] == gi ? uses + 1 : -1;
+        }
+        for (j = 0; j < g->n_outputs; j++) if (tt__rv(g, g->outputs[j]) == v) uses = -1;
+        if (uses > 0) return g->order[h];
+    }
+    return -1;
+}
+
+/* The new order: nodes outside groups as they were, a fused node at its group's end. */
+static void tt__fuse_emit(tt_graph *g, tt__fuse_work *w) {
+    int p;
+    w->new_n = 0;
+    for (p = 0; p < g->n_order; p++) {
+        int gi = w->gid_pos[p];
+        if (tt__fuse_is_head(g, w, p)) continue;      /* runs inside its group's fused node */
+        if (gi < 0 || (w->groups[gi].n_members < 2 && w->heads[gi] < 0)) {
+            w->new_order[w->new_n++] = g->order[p];
+            continue;
+        }
+        if (p == w->groups[gi].last_pos) tt__fuse_emit_group(g, w, gi);
+    }
+    memcpy(g->order, w->new_order, sizeof(int) * (size_t)w->new_n);
+    g->n_order = w->new_n;
+}
+
+/* Is the node at position p the epilogue head of some group? (It runs inside that group.) */
+static bool tt__fuse_is_head(const tt_graph *g, const tt__fuse_work *w, int p) {
+    int k;
+    for (k = 0; k < w->n_groups; k++) if (w->heads[k] == g->order[p]) return true;
     return false;
 }
 
-/* ---- pairs: two binary micro-ops in one pass. A chunk pass costs loads and stores
-   whatever it computes, so (a op b) op2 c with op, op2 among + - * runs as one pass when
-   the first result feeds only the second (it never reaches memory). Each op still
-   rounds on its own (tt__pair_chunk), so results stay bitwise those of the two ops. */
-static bool tt__pairable(const tt__uop *u) {
-    return u->kind == TT__U_BINARY && tt__op_has(u->op, TT__F_PAIRABLE);
+/* Makes group gi one FUSED node at the end of the order (or keeps its members when the
+   program has nothing to store, or a lone member has no head to run). */
+static void tt__fuse_emit_group(tt_graph *g, tt__fuse_work *w, int gi) {
+    struct tt__program *pr = &g->progs[g->n_progs];
+    const tt__group *G = &w->groups[gi];
+    const tt__node *head = w->heads[gi] >= 0 ? &g->tape.nodes[w->heads[gi]] : NULL;
+    int head_n_in = head ? head->n_in : 0, hk, j;
+    tt__node *f;
+    tt__program_build(g, G, gi, w->gidv, w->gid_pos, pr);
+    if (head) {                                        /* the head writes into an f32 output */
+        for (hk = 0; hk < pr->n_in && G->inputs[hk] != head->out; hk++) {}
+        for (j = pr->n_out - 1; j >= 0 && g->tape.values[pr->outs[j]].meta.dtype != TT_F32; j--) {}
+        pr->head = j >= 0 && hk < pr->n_in ? w->heads[gi] : -1;
+        pr->head_input = hk;
+        pr->head_out = j;
+        if (pr->head < 0) {                            /* no f32 output to write into: the head runs alone */
+            w->new_order[w->new_n++] = w->heads[gi];
+            head = NULL;
+            head_n_in = 0;
+        }
+    }
+    if (pr->n_out == 0 || (pr->head < 0 && G->n_members < 2) ||
+        !tt__grow(&g->tape.alloc, (void **)&g->tape.pool, &g->tape.cap_pool, g->tape.n_pool + pr->n_in + head_n_in, sizeof(int))) {
+        tt__fuse_keep(w, gi, head);
+        return;
+    }
+    f = &g->tape.nodes[g->tape.n_nodes];
+    memset(f, 0, sizeof *f);
+    f->op = TT__OP_FUSED;
+    f->name = "fused";
+    f->a.i[0] = g->n_progs++;
+    f->in_at = g->tape.n_pool;
+    f->n_in = pr->n_in + head_n_in;                    /* the program's inputs, then the head's */
+    for (j = 0; j < pr->n_in; j++)
+        g->tape.pool[g->tape.n_pool++] = pr->head >= 0 && j == pr->head_input ? -1 : G->inputs[j];
+    for (j = 0; j < head_n_in; j++) g->tape.pool[g->tape.n_pool++] = tt__node_in(g, head, j);
+    f->out = pr->outs[0];
+    w->new_order[w->new_n++] = g->tape.n_nodes++;
 }
 
-/* How many uops and stores read register r. */
-static int tt__reg_uses(const struct tt__program *pr, int r, int *reader) {
-    int i, uses = 0;
-    for (i = 0; i < pr->n_uops; i++) {
-        const tt__uop *u = &pr->uops[i];
-        int n = 0;
-        if (u->kind == TT__U_LOAD || u->kind == TT__U_NONE) continue;
-        if (u->kind == TT__U_STORE) n = u->a == r;
-        else n = (u->a == r) + (u->kind != TT__U_UNARY && u->kind != TT__U_CAST && u->b == r) +
-                 ((u->kind == TT__U_WHERE || u->kind == TT__U_PAIR) && u->c == r);
-        if (n) *reader = i;
-        uses += n;
-    }
-    return uses;
-}
-
-/* Merges each pairable uop into the pairable uop that alone reads its result, then drops
-   the emptied slots. Registers are written once, so the first op's operands still hold
-   their values where the second op runs. */
-static void tt__program_pair(struct tt__program *pr) {
-    int i, n = 0;
-    for (i = 0; i < pr->n_uops; i++) {
-        tt__uop *first = &pr->uops[i], *second;
-        int reader = -1;
-        if (!tt__pairable(first) || tt__reg_uses(pr, first->dst, &reader) != 1) continue;
-        second = &pr->uops[reader];
-        if (!tt__pairable(second)) continue;
-        second->kind = TT__U_PAIR;
-        second->swap = (uint8_t)(second->b == first->dst);
-        second->op2 = second->op;
-        second->c = second->swap ? second->a : second->b;
-        second->op = first->op;
-        second->a = first->a;
-        second->b = first->b;
-        first->kind = TT__U_NONE;
-    }
-    for (i = 0; i < pr->n_uops; i++) if (pr->uops[i].kind != TT__U_NONE) pr->uops[n++] = pr->uops[i];
-    pr->n_uops = n;
+/* Group gi's members (and head) back into the order, unfused. */
+static void tt__fuse_keep(tt__fuse_work *w, int gi, const tt__node *head) {
+    int j;
+    if (head) w->new_order[w->new_n++] = w->heads[gi];
+    for (j = 0; j < w->groups[gi].n_members; j++) w->new_order[w->new_n++] = w->groups[gi].members[j];
 }
 
 /* Writes the micro-op program of group G. Registers: one per input load, one per member.
@@ -7418,182 +7944,239 @@ static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, con
     }
 }
 
-/* Epilogue fusion: the matmul/linear/conv node whose f32 result only group G reads (and
-   that has G's shape) can run inside G's fused node, writing into one of G's f32 outputs,
-   which the program then reads and overwrites chunk by chunk. Returns the node or -1. */
-static int tt__epilogue_head(const tt_graph *g, const tt__group *G, int gi, const int *gid_pos) {
-    const tt__node *first = &g->tape.nodes[G->members[0]];
-    int k, q, j;
-    for (k = 0; k < first->n_in; k++) {
-        int v = tt__node_in(g, first, k), h = -1, uses = 0;
-        const tt__value *val = v >= 0 ? &g->tape.values[v] : NULL;
-        if (!val || val->kind != TT__V_NODE || val->meta.dtype != TT_F32 || !tt_same_shape(&val->meta,
-            &g->tape.values[first->out].meta)) continue;
-        for (q = 0; q < g->n_order; q++) if (g->order[q] == val->node) h = q;
-        if (h < 0) continue;
-        j = g->tape.nodes[g->order[h]].op;
-        if (!tt__op_has(j, TT__F_GEMM_HEAD)) continue;
-        for (q = 0; q < g->n_order && uses >= 0; q++) {
-            const tt__node *m = &g->tape.nodes[g->order[q]];
-            for (j = 0; j < m->n_in; j++)
-                if (tt__node_in(g, m, j) == v) uses = gid_pos[q] == gi ? uses + 1 : -1;
-        }
-        for (j = 0; j < g->n_outputs; j++) if (tt__rv(g, g->outputs[j]) == v) uses = -1;
-        if (uses > 0) return g->order[h];
+/* Is value v (made in group gi) read after the group, or a graph output? */
+static bool tt__value_escapes(const tt_graph *g, const int *gidv, const int *gid_node_pos, int v, int gi) {
+    int q, k;
+    for (k = 0; k < g->n_outputs; k++) if (tt__rv(g, g->outputs[k]) == v) return true;
+    for (q = 0; q < g->n_order; q++) {
+        const tt__node *m = &g->tape.nodes[g->order[q]];
+        if (gid_node_pos[q] == gi) continue;
+        for (k = 0; k < m->n_in; k++) if (tt__node_in(g, m, k) == v) return true;
     }
-    return -1;
-}
-
-/* The fusion pass's working state (one cleanup in tt__pass_fuse). */
-typedef struct tt__fuse_work {
-    int       *gidv;               /* per value: the group whose member made it, or -1 */
-    int       *gid_pos;            /* per order position: the node's group, or -1 */
-    int       *new_order;
-    int       *heads;              /* per group: its epilogue head node, or -1 */
-    int        new_n;
-    tt__group *groups;
-    int        n_groups;
-} tt__fuse_work;
-
-/* Grows groups in execution order: a node joins a group that made one of its inputs, else
-   the latest group (a sibling), if legal, else starts one. */
-static void tt__fuse_groups(const tt_graph *g, tt__fuse_work *w) {
-    int p, k;
-    for (k = 0; k < g->tape.n_values; k++) w->gidv[k] = -1;
-    for (p = 0; p < g->n_order; p++) {
-        int ni = g->order[p], joined = -1;
-        const tt__node *n = &g->tape.nodes[ni];
-        w->gid_pos[p] = -1;
-        if (!tt__fusable(g, n)) continue;
-        for (k = 0; k < n->n_in && joined < 0; k++) {
-            int v = tt__node_in(g, n, k);
-            if (v >= 0 && w->gidv[v] >= 0 && tt__can_join(g, &w->groups[w->gidv[v]], w->gidv[v], w->gidv, n, p))
-                joined = w->gidv[v];
-        }
-        if (joined < 0 && w->n_groups > 0 && tt__can_join(g, &w->groups[w->n_groups - 1], w->n_groups - 1, w->gidv, n, p))
-            joined = w->n_groups - 1;
-        if (joined < 0) {
-            joined = w->n_groups++;
-            memset(&w->groups[joined], 0, sizeof(tt__group));
-            w->groups[joined].first_pos = p;
-        }
-        tt__group_add(g, &w->groups[joined], joined, w->gidv, n, ni, p);
-        w->gid_pos[p] = joined;
-    }
-}
-
-/* Finds each group's epilogue head; returns how many fused nodes there will be at most. */
-static int tt__fuse_heads(const tt_graph *g, tt__fuse_work *w, bool epilogue) {
-    int k, n_fused = 0;
-    for (k = 0; k < w->n_groups; k++) {
-        w->heads[k] = epilogue ? tt__epilogue_head(g, &w->groups[k], k, w->gid_pos) : -1;
-        if (w->groups[k].n_members >= 2 || w->heads[k] >= 0) n_fused++;
-    }
-    return n_fused;
-}
-
-/* Is the node at position p the epilogue head of some group? (It runs inside that group.) */
-static bool tt__fuse_is_head(const tt_graph *g, const tt__fuse_work *w, int p) {
-    int k;
-    for (k = 0; k < w->n_groups; k++) if (w->heads[k] == g->order[p]) return true;
+    (void)gidv;
     return false;
 }
 
-/* Group gi's members (and head) back into the order, unfused. */
-static void tt__fuse_keep(tt__fuse_work *w, int gi, const tt__node *head) {
-    int j;
-    if (head) w->new_order[w->new_n++] = w->heads[gi];
-    for (j = 0; j < w->groups[gi].n_members; j++) w->new_order[w->new_n++] = w->groups[gi].members[j];
+/* Merges each pairable uop into the pairable uop that alone reads its result, then drops
+   the emptied slots. Registers are written once, so the first op's operands still hold
+   their values where the second op runs. */
+static void tt__program_pair(struct tt__program *pr) {
+    int i, n = 0;
+    for (i = 0; i < pr->n_uops; i++) {
+        tt__uop *first = &pr->uops[i], *second;
+        int reader = -1;
+        if (!tt__pairable(first) || tt__reg_uses(pr, first->dst, &reader) != 1) continue;
+        second = &pr->uops[reader];
+        if (!tt__pairable(second)) continue;
+        second->kind = TT__U_PAIR;
+        second->swap = (uint8_t)(second->b == first->dst);
+        second->op2 = second->op;
+        second->c = second->swap ? second->a : second->b;
+        second->op = first->op;
+        second->a = first->a;
+        second->b = first->b;
+        first->kind = TT__U_NONE;
+    }
+    for (i = 0; i < pr->n_uops; i++) if (pr->uops[i].kind != TT__U_NONE) pr->uops[n++] = pr->uops[i];
+    pr->n_uops = n;
 }
 
-/* Makes group gi one FUSED node at the end of the order (or keeps its members when the
-   program has nothing to store, or a lone member has no head to run). */
-static void tt__fuse_emit_group(tt_graph *g, tt__fuse_work *w, int gi) {
-    struct tt__program *pr = &g->progs[g->n_progs];
-    const tt__group *G = &w->groups[gi];
-    const tt__node *head = w->heads[gi] >= 0 ? &g->tape.nodes[w->heads[gi]] : NULL;
-    int head_n_in = head ? head->n_in : 0, hk, j;
-    tt__node *f;
-    tt__program_build(g, G, gi, w->gidv, w->gid_pos, pr);
-    if (head) {                                        /* the head writes into an f32 output */
-        for (hk = 0; hk < pr->n_in && G->inputs[hk] != head->out; hk++) {}
-        for (j = pr->n_out - 1; j >= 0 && g->tape.values[pr->outs[j]].meta.dtype != TT_F32; j--) {}
-        pr->head = j >= 0 && hk < pr->n_in ? w->heads[gi] : -1;
-        pr->head_input = hk;
-        pr->head_out = j;
-        if (pr->head < 0) {                            /* no f32 output to write into: the head runs alone */
-            w->new_order[w->new_n++] = w->heads[gi];
-            head = NULL;
-            head_n_in = 0;
+/* Pairs: two binary micro-ops in one pass. A chunk pass costs loads and stores
+   whatever it computes, so (a op b) op2 c with op, op2 among + - * runs as one pass when
+   the first result feeds only the second (it never reaches memory). Each op still
+   rounds on its own (tt__pair_chunk), so results stay bitwise those of the two ops. */
+static bool tt__pairable(const tt__uop *u) {
+    return u->kind == TT__U_BINARY && tt__op_has(u->op, TT__F_PAIRABLE);
+}
+
+/* How many uops and stores read register r. */
+static int tt__reg_uses(const struct tt__program *pr, int r, int *reader) {
+    int i, uses = 0;
+    for (i = 0; i < pr->n_uops; i++) {
+        const tt__uop *u = &pr->uops[i];
+        int n = 0;
+        if (u->kind == TT__U_LOAD || u->kind == TT__U_NONE) continue;
+        if (u->kind == TT__U_STORE) n = u->a == r;
+        else n = (u->a == r) + (u->kind != TT__U_UNARY && u->kind != TT__U_CAST && u->b == r) +
+                 ((u->kind == TT__U_WHERE || u->kind == TT__U_PAIR) && u->c == r);
+        if (n) *reader = i;
+        uses += n;
+    }
+    return uses;
+}
+
+/* The values node n writes: its out, or a fused node's stores. */
+static int tt__node_outs(const tt_graph *g, const tt__node *n, const int **outs) {
+    if (tt__is_fused(n)) {
+        const struct tt__program *pr = &g->progs[n->a.i[0]];
+        *outs = pr->outs;
+        return pr->n_out;
+    }
+    *outs = &n->out;
+    return 1;
+}
+
+/* ==========================================================================
+ * >>plan   the memory plan: lifetimes, in-place reuse, offsets in one arena
+ * ========================================================================== */
+
+static void tt__plan_lifetimes(tt_graph *g, int *root, int *first, int *last);
+static size_t tt__plan_offsets(tt_graph *g, const int *first, const int *last, int *list, int n);
+static bool tt__can_share(const tt_graph *g, int u, int v);
+static size_t tt__value_bytes(const tt__value *v);
+static bool tt__plan_is_valid(const tt_graph *g);
+static void tt__rt_planned(tt_graph *g, int v);
+
+static tt_status tt__graph_plan(tt_graph *g) {
+    int nv = g->tape.n_values, v, n = 0;
+    int *first = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 4);
+    int *last = first + nv, *root = last + nv, *list = root + nv;
+    g->offset = (int64_t *)tt__galloc(g, sizeof(int64_t) * (size_t)nv);
+    g->rt = (tt_tensor *)tt__galloc(g, sizeof(tt_tensor) * (size_t)nv);
+    if (!first || !g->offset || !g->rt) {
+        tt__heap_free(&g->tape.alloc, first);
+        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    }
+    g->first = first;
+    g->last = last;
+    g->root = root;
+    tt__plan_lifetimes(g, root, first, last);
+    g->unplanned_bytes = 0;
+    g->constant_bytes = 0;
+    for (v = 0; v < nv; v++) {
+        const tt__value *val = &g->tape.values[v];
+        g->offset[v] = -1;
+        if (last[v] < -1) continue;                    /* not used by a live node nor an output */
+        if (val->kind == TT__V_CONST) g->constant_bytes += (size_t)val->meta.numel * tt_dtype_size(val->meta.dtype);
+        if (val->kind == TT__V_INPUT || (val->kind == TT__V_NODE && root[v] == v)) {
+            list[n++] = v;                             /* inputs get a slot for non-contiguous runs */
+            g->unplanned_bytes += tt__value_bytes(val);
         }
     }
-    if (pr->n_out == 0 || (pr->head < 0 && G->n_members < 2) ||
-        !tt__grow(&g->tape.alloc, (void **)&g->tape.pool, &g->tape.cap_pool, g->tape.n_pool + pr->n_in + head_n_in, sizeof(int))) {
-        tt__fuse_keep(w, gi, head);
-        return;
+    g->arena_bytes = tt__plan_offsets(g, first, last, list, n);
+    if (!tt__plan_is_valid(g)) return tt__gfail(g, TT_ERR_STATE, "tt_graph_compile: internal error: the memory plan overlaps");
+    g->arena = (unsigned char *)tt__galloc(g, g->arena_bytes);
+    if (!g->arena) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for a %D-byte arena", (int64_t)g->arena_bytes);
+    for (v = 0; v < nv; v++) {
+        const tt__value *val = &g->tape.values[v];
+        if (g->offset[v] >= 0) tt__rt_planned(g, v);
+        else if (val->kind == TT__V_CONST) g->rt[v] = val->meta;
     }
-    f = &g->tape.nodes[g->tape.n_nodes];
-    memset(f, 0, sizeof *f);
-    f->op = TT__OP_FUSED;
-    f->name = "fused";
-    f->a.i[0] = g->n_progs++;
-    f->in_at = g->tape.n_pool;
-    f->n_in = pr->n_in + head_n_in;                    /* the program's inputs, then the head's */
-    for (j = 0; j < pr->n_in; j++)
-        g->tape.pool[g->tape.n_pool++] = pr->head >= 0 && j == pr->head_input ? -1 : G->inputs[j];
-    for (j = 0; j < head_n_in; j++) g->tape.pool[g->tape.n_pool++] = tt__node_in(g, head, j);
-    f->out = pr->outs[0];
-    w->new_order[w->new_n++] = g->tape.n_nodes++;
+    return TT_OK;
 }
 
-/* The new order: nodes outside groups as they were, a fused node at its group's end. */
-static void tt__fuse_emit(tt_graph *g, tt__fuse_work *w) {
-    int p;
-    w->new_n = 0;
+/* Lifetimes in node positions: first = the writer (-1: before the first node), last = the
+   last reader (n_order: an output); views extend the lifetime of the buffer they view. */
+static void tt__plan_lifetimes(tt_graph *g, int *root, int *first, int *last) {
+    int nv = g->tape.n_values, p, k, v;
+    for (v = 0; v < nv; v++) { root[v] = v; first[v] = -1; last[v] = -2; }
     for (p = 0; p < g->n_order; p++) {
-        int gi = w->gid_pos[p];
-        if (tt__fuse_is_head(g, w, p)) continue;      /* runs inside its group's fused node */
-        if (gi < 0 || (w->groups[gi].n_members < 2 && w->heads[gi] < 0)) {
-            w->new_order[w->new_n++] = g->order[p];
-            continue;
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        for (k = 0; k < n->n_in; k++) {
+            v = tt__node_in(g, n, k);
+            if (v >= 0) last[root[v]] = p;
         }
-        if (p == w->groups[gi].last_pos) tt__fuse_emit_group(g, w, gi);
+        {
+            const int *outs;
+            int no = tt__node_outs(g, n, &outs), j;
+            for (j = 0; j < no; j++) {
+                v = outs[j];
+                root[v] = tt__is_view_op(n->op) ? root[tt__node_in(g, n, 0)] : v;
+                first[v] = p;
+                if (last[root[v]] < p) last[root[v]] = p;
+            }
+        }
     }
-    memcpy(g->order, w->new_order, sizeof(int) * (size_t)w->new_n);
-    g->n_order = w->new_n;
+    for (k = 0; k < g->n_outputs; k++) last[root[tt__rv(g, g->outputs[k])]] = g->n_order;
 }
 
-/* Elementwise fusion (and, with TT_PASS_EPILOGUE, epilogue fusion) over the order. */
-static tt_status tt__pass_fuse(tt_graph *g, bool *live) {
-    const tt_allocator *al = &g->tape.alloc;
-    int nv = g->tape.n_values, n_order = g->n_order, n_fused;
-    tt_status st = TT_OK;
-    tt__fuse_work w;
-    (void)live;                                        /* works on the order */
-    memset(&w, 0, sizeof w);
-    w.gidv = (int *)tt__galloc(g, sizeof(int) * (size_t)(nv + 3 * n_order + 1));
-    w.groups = (tt__group *)tt__galloc(g, sizeof(tt__group) * (size_t)(n_order + 1));
-    if (!w.gidv || !w.groups) {
-        st = tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-        goto done;
+/* Greedy placement, largest first: the lowest offset whose bytes no value with an
+   overlapping lifetime holds. Returns the arena size. */
+static size_t tt__plan_offsets(tt_graph *g, const int *first, const int *last, int *list, int n) {
+    size_t arena = 0;
+    int i, j, k;
+    for (i = 1; i < n; i++) {                          /* insertion sort by size, descending */
+        int v = list[i];
+        for (j = i - 1; j >= 0 && tt__value_bytes(&g->tape.values[list[j]]) < tt__value_bytes(&g->tape.values[v]); j--)
+            list[j + 1] = list[j];
+        list[j + 1] = v;
     }
-    w.gid_pos = w.gidv + nv;
-    w.new_order = w.gid_pos + n_order;
-    w.heads = w.new_order + n_order;
-    tt__fuse_groups(g, &w);
-    n_fused = tt__fuse_heads(g, &w, (g->passes & TT_PASS_EPILOGUE) != 0);
-    if (n_fused > 0 &&
-        (!tt__grow(al, (void **)&g->tape.nodes, &g->tape.cap_nodes, g->tape.n_nodes + n_fused, sizeof(tt__node)) ||
-         !tt__grow(al, (void **)&g->progs, &g->cap_progs, g->n_progs + n_fused, sizeof(struct tt__program)))) {
-        st = tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-        goto done;
+    for (i = 0; i < n; i++) {
+        int v = list[i];
+        size_t size = tt__value_bytes(&g->tape.values[v]), off = 0;
+        bool moved = true;
+        while (moved) {                                /* bump past every conflicting placed value */
+            moved = false;
+            for (k = 0; k < i; k++) {
+                int u = list[k];
+                size_t uo = (size_t)g->offset[u], us = tt__value_bytes(&g->tape.values[u]);
+                bool share = tt__can_share(g, u, v) || tt__can_share(g, v, u);
+                bool time = first[u] <= last[v] && first[v] <= last[u] && (!share || off != uo);
+                /* a value may take a dying input's bytes exactly, never a shifted part of them:
+                   element i would then overwrite element i + d before the program reads it */
+                if (time && off < uo + us && uo < off + size) { off = uo + us; moved = true; }
+            }
+        }
+        g->offset[v] = (int64_t)off;
+        if (off + size > arena) arena = off + size;
     }
-    tt__fuse_emit(g, &w);
-done:
-    tt__heap_free(al, w.gidv);
-    tt__heap_free(al, w.groups);
-    return st;
+    return arena;
 }
+
+/* In-place reuse: may v (written at position first[v]) take the bytes of u, whose last
+   reader is that same node? Only for a fused node without an epilogue head that reads u
+   as a whole-shape input: its program loads a chunk of every input before it stores. */
+static bool tt__can_share(const tt_graph *g, int u, int v) {
+    const tt__node *n;
+    const struct tt__program *pr;
+    int k;
+    if (g->first[v] < 0 || g->last[u] != g->first[v]) return false;
+    n = &g->tape.nodes[g->order[g->first[v]]];
+    if (!tt__is_fused(n)) return false;
+    pr = &g->progs[n->a.i[0]];
+    if (pr->head >= 0 || pr->store_reads_input || tt__value_bytes(&g->tape.values[u]) != tt__value_bytes(&g->tape.values[v]) ||
+        !tt_same_shape(&g->tape.values[u].meta, &g->tape.values[v].meta)) return false;
+    for (k = 0; k < pr->n_in; k++) {                   /* u read through a view: elements out of step */
+        int w = tt__node_in(g, n, k);
+        if (w != u && w >= 0 && g->root[w] == u) return false;
+    }
+    for (k = 0; k < pr->n_in; k++) if (tt__node_in(g, n, k) == u) return true;
+    return false;
+}
+
+static size_t tt__value_bytes(const tt__value *v) {
+    return tt__round_up((size_t)v->meta.numel * tt_dtype_size(v->meta.dtype), TT__ALIGN);
+}
+
+/* No two buffers whose lifetimes overlap may share a byte: checked after every plan. */
+static bool tt__plan_is_valid(const tt_graph *g) {
+    int u, v;
+    for (v = 0; v < g->tape.n_values; v++) {
+        if (g->offset[v] < 0) continue;
+        for (u = 0; u < v; u++) {
+            size_t uo, vo;
+            if (g->offset[u] < 0 || g->first[u] > g->last[v] || g->first[v] > g->last[u]) continue;
+            uo = (size_t)g->offset[u]; vo = (size_t)g->offset[v];
+            if (uo == vo && (tt__can_share(g, u, v) || tt__can_share(g, v, u))) continue;   /* in place, exactly */
+            if (uo < vo + tt__value_bytes(&g->tape.values[v]) && vo < uo + tt__value_bytes(&g->tape.values[u])) return false;
+        }
+    }
+    return true;
+}
+
+/* Header of value v over its planned bytes (contiguous). */
+static void tt__rt_planned(tt_graph *g, int v) {
+    tt_tensor *t = &g->rt[v];
+    *t = g->tape.values[v].meta;
+    t->data = g->arena + g->offset[v];
+    t->offset = 0;
+    t->ctx = NULL;
+    tt__set_contiguous_strides(t);
+}
+
+/* ==========================================================================
+ * >>exec   running a graph: bind, run, the CPU backend, the fused-program interpreter
+ * ========================================================================== */
 
 /* One fused node's run: the program over the tasks of the output shape. */
 typedef struct tt__fused_job {
@@ -7624,62 +8207,191 @@ static void tt__prefetch_write(float *p, int64_t n) {
     for (i = 0; i < n; i += 16) TT__PREFETCH_W(p + i);
 }
 
-/* Runs the micro-op program over one chunk (cnt elements at column c of the current row);
-   R holds where each register's values are (kept across the chunks of a row). */
-static void tt__fused_chunk(const tt__fused_job *j, const tt__loop *L, int64_t c, int64_t cnt, float *regs,
-                            const float **R, bool row_start) {
-    const struct tt__program *pr = j->pr;
-    int64_t base = L->off[0] + c, e;
+static tt_status tt__graph_bind(tt_graph *g, const char *fn, tt_tensor *const *inputs, int n_inputs);
+static tt_status tt__bind_input(tt_graph *g, const char *fn, int i, tt_tensor *t);
+static void tt__bind_params(tt_graph *g);
+static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure);
+static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *measure);
+static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p);
+static void tt__poison_dead(tt_graph *g, int p);
+static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out);
+static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n);
+static void tt__fused_direct_outputs(tt_graph *g, const struct tt__program *pr, tt__fused_job *j);
+static int64_t tt__storage_end(const tt_tensor *t);
+static bool tt__tensors_overlap(const tt_tensor *o, const tt_tensor *t);
+static bool tt__program_is_head_relu(const tt_graph *g, const struct tt__program *pr);
+static void tt__fused_task(void *arg, int64_t t, int thread);
+static void tt__fused_chunk(const tt__fused_job *j, const tt__loop *L, int64_t c, int64_t cnt, float *regs, const float **R, bool row_start);
+
+TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
     int i;
-    for (i = 0; i < pr->n_regs; i++)                   /* outputs written in place: fetch their lines */
-        if (j->direct[i]) tt__prefetch_write(j->direct[i] + base, cnt);
-    for (i = 0; i < pr->n_uops; i++) {
-        const tt__uop *u = &pr->uops[i];
-        float *d = u->kind != TT__U_STORE && j->direct[u->dst] ? j->direct[u->dst] + base : regs + (size_t)u->dst * TT__CHUNK;
-        switch (u->kind) {
-        case TT__U_LOAD: {
-            const tt_tensor *t = j->in[u->a];
-            int64_t s = L->inner[1 + u->a], at = L->off[1 + u->a] + c * s;
-            if (s == 0 && !row_start) break;           /* broadcast along the row: still loaded */
-            if (s == 1 && t->dtype == TT_F32) tt__prefetch_ahead((const float *)t->data, at + TT__PREFETCH_AHEAD, cnt, j->in_end[u->a]);
-            if (t->dtype == TT_F32) R[u->dst] = tt__gather((const float *)t->data + at, s, cnt, d);
-            else { for (e = 0; e < cnt; e++) d[e] = tt__load(t->data, t->dtype, at + e * s); R[u->dst] = d; }
-            break;
-        }
-        case TT__U_UNARY:  tt__unary_chunk(u->op, d, R[u->a], cnt, u->p0, u->p1); R[u->dst] = d; break;
-        case TT__U_BINARY: tt__binary_chunk(u->op, d, R[u->a], R[u->b], cnt); R[u->dst] = d; break;
-        case TT__U_PAIR:   tt__pair_chunk(u->op, u->op2, u->swap, d, R[u->a], R[u->b], R[u->c], cnt); R[u->dst] = d; break;
-        case TT__U_WHERE:  tt__where_chunk(d, R[u->c], R[u->a], R[u->b], cnt); R[u->dst] = d; break;
-        case TT__U_CAST:                               /* to f32: the register itself */
-            if (u->op == TT_F32) { R[u->dst] = R[u->a]; break; }
-            tt__cast_chunk(d, R[u->a], cnt, (tt_dtype)u->op);
-            R[u->dst] = d;
-            break;
-        case TT__U_STORE: {
-            tt_tensor *o = &j->g->rt[pr->outs[u->b]];
-            if (o->dtype == TT_F32) {
-                if (R[u->a] != (float *)o->data + base)   /* not already computed in place */
-                    memcpy((float *)o->data + base, R[u->a], (size_t)cnt * sizeof(float));
-            }
-            else for (e = 0; e < cnt; e++) tt__store(o->data, o->dtype, base + e, R[u->a][e]);
-            break;
-        }
-        default: break;
-        }
+    if (!g) return TT_ERR_ARG;
+    if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->err.status;
+    if (inputs || n_inputs || g->tape.n_inputs == 0) {
+        if (tt__graph_bind(g, "tt_graph_run", inputs, n_inputs) != TT_OK) return g->err.status;
+    } else if (!g->bound) {
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: no inputs given and none bound; the graph has %d "
+                         "(pass them, or call tt_graph_bind once)", g->tape.n_inputs);
+    } else {
+        for (i = 0; i < g->tape.n_inputs; i++)         /* bound inputs that needed a copy: copy again */
+            if (g->bound_src[i]) tt__copy_into(&g->rt[g->tape.inputs[i]], g->bound_src[i]);
+    }
+    if (g->mode != TT_MODE_REDUCE_OVERHEAD) tt__bind_params(g);   /* REDUCE_OVERHEAD: bound at compile */
+    g->has_run = tt__graph_exec(g, g->cpu.scratch, NULL) == TT_OK && g->backend->sync(g) == TT_OK;
+    TT__ZEROUPPER();
+    return g->has_run ? TT_OK : g->err.status;
+}
+
+TT_API tt_status tt_graph_bind(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
+    return tt__graph_bind(g, "tt_graph_bind", inputs, n_inputs);
+}
+
+/* Checks and binds inputs; fn names the public function for messages. */
+static tt_status tt__graph_bind(tt_graph *g, const char *fn, tt_tensor *const *inputs, int n_inputs) {
+    int i;
+    if (!g) return TT_ERR_ARG;
+    if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->err.status;
+    g->bound = false;
+    if (n_inputs > 0 && !inputs) return tt__gfail(g, TT_ERR_ARG, "%s: inputs is NULL but n_inputs is %d", fn, n_inputs);
+    if (n_inputs != g->tape.n_inputs)
+        return tt__gfail(g, TT_ERR_ARG, "%s: n_inputs is %d, the graph has %d inputs", fn, n_inputs, g->tape.n_inputs);
+    for (i = 0; i < n_inputs; i++) {
+        if (tt__bind_input(g, fn, i, inputs[i]) != TT_OK) return g->err.status;
+        g->bound_src[i] = g->offset[g->tape.inputs[i]] >= 0 && g->rt[g->tape.inputs[i]].data != inputs[i]->data ? inputs[i] : NULL;
+    }
+    g->bound = true;
+    return TT_OK;
+}
+
+/* Checks input i against what the graph was traced for, then binds it (a non-contiguous
+   input is copied into its slot, so every run sees the layout the dry run saw). */
+static tt_status tt__bind_input(tt_graph *g, const char *fn, int i, tt_tensor *t) {
+    int v = g->tape.inputs[i];
+    const tt__value *val = &g->tape.values[v];
+    if (!t) return tt__gfail(g, TT_ERR_ARG, "%s: inputs[%d] ('%s') is NULL", fn, i, val->name);
+    if (t->dtype != val->meta.dtype)
+        return tt__gfail(g, TT_ERR_DTYPE, "%s: inputs[%d] ('%s') has dtype %T; the graph was traced for %T %S",
+                         fn, i, val->name, (int)t->dtype, (int)val->meta.dtype, &val->meta);
+    if (!tt_same_shape(t, &val->meta))
+        return tt__gfail(g, TT_ERR_SHAPE, "%s: inputs[%d] ('%s') has shape %S; the graph was traced for %S "
+                         "(trace again, or use one graph per shape)", fn, i, val->name, t, &val->meta);
+    if (g->offset[v] < 0) return TT_OK;                /* not used by any live node */
+    if (tt_is_contiguous(t)) {                         /* standard strides: the layout the dry run saw */
+        g->rt[v] = *t;
+        tt__set_contiguous_strides(&g->rt[v]);
+        return TT_OK;
+    }
+    tt__rt_planned(g, v);
+    tt__copy_into(&g->rt[v], t);
+    return TT_OK;
+}
+
+/* Parameters are read at every run: their headers come from the user's tensors, or from
+   the graph's own copies once a compile froze them (the user's may be gone). */
+static void tt__bind_params(tt_graph *g) {
+    int v;
+    for (v = 0; v < g->n_traced_values; v++) {
+        const tt__value *val = &g->tape.values[v];
+        if (val->kind == TT__V_PARAM && g->remap[v] == v) g->rt[v] = val->ref ? *val->ref : val->meta;
     }
 }
 
-static void tt__fused_task(void *arg, int64_t t, int thread) {
-    const tt__fused_job *j = (const tt__fused_job *)arg;
-    float *regs = j->regs + (size_t)thread * (size_t)j->pr->n_regs * TT__CHUNK;
-    const float *R[TT__FUSE_MAX_UOPS];
-    tt__loop L = j->L;
-    int64_t r[2], e[2], row, c;
-    tt__split_task(&j->sp, t, r, e);
-    tt__loop_seek(&L, r[0]);
-    for (row = r[0]; row < r[1]; row++, tt__loop_next(&L))
-        for (c = e[0]; c < e[1]; c += TT__CHUNK)
-            tt__fused_chunk(j, &L, c, tt__min64(TT__CHUNK, e[1] - c), regs, R, c == e[0]);
+/* Runs every live node; with measure, records the scratch each node needs instead. */
+static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
+    int p;
+    for (p = 0; p < g->n_order; p++) {
+        bool ok = tt__graph_exec_node(g, scratch, p, measure);
+        if (g->debug & TT_DEBUG_POISON) tt__poison_dead(g, p);
+        if (measure && scratch->err.status == TT_ERR_INDEX) {  /* the dry run's zeros can make bad indices */
+            tt_clear_error(scratch);
+            continue;
+        }
+        if (!ok || scratch->err.status != TT_OK) return tt__graph_node_failed(g, scratch, p);
+    }
+    return TT_OK;
+}
+
+/* Runs the node at position p; with measure, records the most scratch it took. */
+static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *measure) {
+    const tt__node *n = &g->tape.nodes[g->order[p]];
+    const tt__op_info *info = &tt__op_table[n->op];
+    tt_tensor *out = &g->rt[n->out];
+    tt__call c;
+    tt_scope s;
+    size_t base;
+    bool ok;
+    int k;
+    for (k = 0; k < n->n_in; k++) {
+        int v = tt__node_in(g, n, k);
+        g->argv[k] = v >= 0 ? &g->rt[v] : NULL;
+    }
+    c = tt__call_init(n->name, n->op, g->argv, n->n_in, &n->a);
+    if (info->kind == TT__K_VIEW) {                    /* a view: its header from the actual input */
+        tt__header_init(out, NULL);
+        return info->infer(scratch, &c, out);
+    }
+    s = tt_scope_begin(scratch);
+    base = scratch->live;
+    scratch->peak = base;
+    scratch->record_depth++;
+    if (tt__is_fused(n)) ok = g->backend->run_program(g, scratch, n);
+    else ok = g->backend->run_node(g, scratch, g->order[p], &c, out);
+    scratch->record_depth--;
+    if (measure && scratch->peak - base > *measure) *measure = scratch->peak - base;
+    tt_scope_end(scratch, s);
+    return ok;
+}
+
+/* Reports a failed node as the graph's error (the kernel's message from scratch). */
+static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p) {
+    const tt__node *n = &g->tape.nodes[g->order[p]];
+    tt__gfail(g, scratch->err.status != TT_OK ? scratch->err.status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
+              g->order[p], n->name, scratch->err.status != TT_OK ? scratch->err.msg : "failed");
+    tt_clear_error(scratch);
+    return g->err.status;
+}
+
+/* TT_DEBUG_POISON: the buffers whose last reader was node position p become NaN bytes
+   (but for bytes that a value still alive holds: an output written in place). */
+static void tt__poison_dead(tt_graph *g, int p) {
+    int v, w;
+    for (v = 0; v < g->tape.n_values; v++) {
+        size_t vo, vs;
+        bool held = false;
+        if (g->offset[v] < 0 || g->last[v] != p) continue;
+        vo = (size_t)g->offset[v];
+        vs = tt__value_bytes(&g->tape.values[v]);
+        for (w = 0; w < g->tape.n_values && !held; w++)
+            held = w != v && g->offset[w] >= 0 && g->first[w] <= p && g->last[w] > p &&
+                   (size_t)g->offset[w] < vo + vs && vo < (size_t)g->offset[w] + tt__value_bytes(&g->tape.values[w]);
+        if (!held) memset(g->arena + vo, 0xFF, vs);
+    }
+}
+
+TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) {
+    if (!g) return;
+    unsigned known = (unsigned)TT_DEBUG_POISON | (unsigned)TT_DEBUG_PASSES;
+    if (flags & ~known) {
+        tt__gfail(g, TT_ERR_ARG, "tt_graph_set_debug: flags has unknown bits (%D), expected TT_DEBUG_* bits",
+                  (int64_t)(flags & ~known));
+        return;
+    }
+    g->debug = flags;
+}
+
+static bool tt__cpu_supports(const tt_graph *g, const tt__node *n) {
+    (void)g;
+    (void)n;
+    return true;
+}
+
+/* One op node: its table row's kernel, handed the weight packed ahead when there is one. */
+static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out) {
+    tt__cpu_node data;
+    data.packed_b = tt__graph_packed_weight(g, node, c, out);
+    data.relu_after = false;
+    c->node_data = &data;
+    return tt__op_table[c->op].exec(scratch, c, out);
 }
 
 /* Runs a fused node: the epilogue head (if any), then the program over the output. */
@@ -7711,62 +8423,70 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
     return g->cpu.packed[node];
 }
 
-/* True when a fused node's program is only a ReLU of its epilogue head's result, stored
-   back in place, and the head is a linear or a convolution: the head then applies the
-   ReLU in its GEMM epilogue, on each tile while it is in cache, and the program is skipped. */
-static bool tt__program_is_head_relu(const tt_graph *g, const struct tt__program *pr) {
-    const tt__uop *u = pr->uops;
-    int op;
-    if (pr->head < 0 || pr->n_uops != 3 || pr->n_out != 1 || pr->head_out != 0 || pr->n_in != 1) return false;
-    op = g->tape.nodes[pr->head].op;
-    if (!tt__op_has(op, TT__F_GEMM_ACT)) return false;
-    return u[0].kind == TT__U_LOAD && u[0].a == pr->head_input && u[1].kind == TT__U_UNARY &&
-           tt__op_has(u[1].op, TT__F_EPILOGUE_ACT) &&
-           u[1].a == u[0].dst && u[2].kind == TT__U_STORE && u[2].a == u[1].dst && u[2].b == 0;
+/* The kernels return when their work is done: nothing is queued. */
+static tt_status tt__cpu_sync(tt_graph *g) {
+    (void)g;
+    return TT_OK;
 }
 
-/* Elements from t's storage base up to one past its last element (strides >= 0 here:
-   graph inputs of a fused node are broadcast views or contiguous values). */
-static int64_t tt__storage_end(const tt_tensor *t) {
-    int64_t end = t->offset + 1;
-    int d;
-    if (t->numel == 0) return t->offset;
-    for (d = 0; d < t->ndim; d++) if (t->stride[d] > 0) end += (t->shape[d] - 1) * t->stride[d];
-    return end;
+static void tt__cpu_release(tt_graph *g) {
+    const tt_allocator *al = &g->tape.alloc;
+    while (g->cpu.n_packed > 0) tt__heap_free(al, g->cpu.packed[--g->cpu.n_packed]);
+    tt__heap_free(al, g->cpu.packed);
+    g->cpu.packed = NULL;
+    tt_ctx_destroy(g->cpu.scratch);
+    g->cpu.scratch = NULL;
+    tt__heap_free(al, g->cpu.scratch_mem);
+    g->cpu.scratch_mem = NULL;
 }
 
-/* Do the bytes of output o and input t share an address? (Compared as integers.) */
-static bool tt__tensors_overlap(const tt_tensor *o, const tt_tensor *t) {
-    uintptr_t o0 = (uintptr_t)o->data, o1 = o0 + (uintptr_t)o->numel * tt_dtype_size(o->dtype);
-    uintptr_t t0 = (uintptr_t)t->data, t1 = t0 + (uintptr_t)tt__storage_end(t) * tt_dtype_size(t->dtype);
-    int d;
-    for (d = 0; d < t->ndim; d++) if (t->stride[d] < 0) return true;   /* not worked out: assume so */
-    return o->numel > 0 && t->numel > 0 && o0 < t1 && t0 < o1;
-}
-
-/* The registers a program can compute straight into their f32 output (the store then copies
-   nothing), when no output shares bytes with an input. When one does (the memory plan let an
-   output take a dying input's buffer, or an epilogue head wrote it), every result goes
-   through the register buffers and the stores, after all reads of the chunk, as before: the
-   kernels take restrict pointers, so no op may write where it reads. */
-static void tt__fused_direct_outputs(tt_graph *g, const struct tt__program *pr, tt__fused_job *j) {
-    int i, k;
-    memset(j->direct, 0, sizeof j->direct);
-    for (i = 0; i < pr->n_out; i++)
-        for (k = 0; k < pr->n_in; k++)
-            if (tt__tensors_overlap(&g->rt[pr->outs[i]], j->in[k])) return;
-    for (i = 0; i < pr->n_uops; i++) {
-        const tt__uop *st = &pr->uops[i];
-        tt_tensor *o;
-        int p;
-        if (st->kind != TT__U_STORE) continue;
-        o = &g->rt[pr->outs[st->b]];
-        for (p = 0; p < i && (pr->uops[p].kind == TT__U_STORE || pr->uops[p].dst != st->a); p++) {}
-        if (o->dtype != TT_F32 || p == i) continue;
-        if (pr->uops[p].kind == TT__U_LOAD || pr->uops[p].kind == TT__U_CAST) continue;   /* no compute */
-        j->direct[st->a] = (float *)o->data;
+/* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. */
+static tt_status tt__graph_size_scratch(tt_graph *g) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *probe;
+    size_t need = 0;
+    tt_status st;
+    int i;
+    d.allocator = g->tape.alloc;
+    d.n_threads = g->tape.n_threads;                   /* the scratch of a run is sized per thread */
+    d.parallel_for = g->tape.parallel_for;
+    d.parallel_user = g->tape.parallel_user;
+    probe = tt_ctx_create(&d);
+    if (!probe) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    for (i = 0; i < g->tape.n_inputs; i++) {
+        int v = g->tape.inputs[i];
+        if (g->offset[v] < 0) continue;
+        tt__rt_planned(g, v);
+        memset(g->rt[v].data, 0, (size_t)g->rt[v].numel * tt_dtype_size(g->rt[v].dtype));
     }
+    tt__bind_params(g);
+    st = tt__graph_exec(g, probe, &need);
+    tt_ctx_destroy(probe);
+    if (st != TT_OK) return st;
+    g->cpu.scratch_bytes = need;
+    d.mem_size = TT_CTX_OVERHEAD + need + TT__ALIGN;
+    g->cpu.scratch_mem = tt__galloc(g, d.mem_size);
+    d.mem_buffer = g->cpu.scratch_mem;
+    g->cpu.scratch = g->cpu.scratch_mem ? tt_ctx_create(&d) : NULL;
+    if (!g->cpu.scratch) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for scratch");
+#if TT__HAS_THREADS
+    if (g->cpu.scratch->n_threads > 1 && !g->cpu.scratch->parallel_for) tt__pool_get(g->cpu.scratch);  /* now, not in a run */
+#endif
+    return TT_OK;
 }
+
+static const tt__backend tt__cpu_backend = {
+    "cpu",
+    tt__cpu_supports,
+    tt__graph_size_scratch,        /* prepare: the dry run sizes the scratch and packs weights */
+    tt__cpu_run_node,
+    tt__exec_fused,
+    tt__cpu_sync,
+    tt__cpu_release
+};
+
+/* The backend a compile picks: the CPU's (a GPU backend would move a compiled graph to itself). */
+static const tt__backend *tt__default_backend(void) { return &tt__cpu_backend; }
 
 static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     const struct tt__program *pr = &g->progs[n->a.i[0]];
@@ -7812,744 +8532,119 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     return true;
 }
 
-/* ---- passes that rewrite values: freeze, constant folding, simplification, batch-norm
-   folding. Each marks replaced nodes dead in `live` and points uses at the replacement
-   through g->remap; new constants are appended to the values (dropped on recompile). */
-
-/* A new constant value holding a contiguous copy of t; -1 when out of memory. */
-static int tt__graph_add_const(tt_graph *g, const tt_tensor *t) {
-    tt__tape *tp = &g->tape;
-    tt__value *v;
-    int id;
-    if (!tt__grow(&tp->alloc, (void **)&g->remap, &g->cap_remap, tp->n_values + 1, sizeof(int))) return -1;
-    id = tt__tape_value(tp, TT__V_CONST, (tt_tensor *)t);
-    if (id < 0) return -1;
-    v = &tp->values[id];
-    if (!tt__value_own_copy(tp, v, t)) { tp->n_values--; return -1; }
-    g->remap[id] = id;
-    return id;
-}
-
-static bool tt__is_const(const tt_graph *g, int v) { return v >= 0 && g->tape.values[v].kind == TT__V_CONST; }
-
-/* Gives node n new inputs (appended to the pool); false when out of memory. */
-static bool tt__node_set_inputs(tt_graph *g, tt__node *n, const int *ids, int count) {
-    tt__tape *tp = &g->tape;
-    int k;
-    if (!tt__grow(&tp->alloc, (void **)&tp->pool, &tp->cap_pool, tp->n_pool + count, sizeof(int))) return false;
-    n->in_at = tp->n_pool;
-    n->n_in = count;
-    for (k = 0; k < count; k++) tp->pool[tp->n_pool++] = ids[k];
-    return true;
-}
-
-/* Freeze: every parameter becomes a constant copied into the graph (torch.jit.freeze).
-   The first freeze copies each parameter for good and forgets the user's tensor, which may
-   be freed right after: later compiles, frozen or not, read the graph's copy. */
-static tt_status tt__pass_freeze(tt_graph *g, bool *live) {
-    int v;
-    (void)live;
-    for (v = 0; v < g->n_traced_values; v++) {
-        tt__value *val = &g->tape.values[v];
-        if (val->kind != TT__V_PARAM) continue;
-        if (val->ref && !tt__value_own_copy(&g->tape, val, val->ref))
-            return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory while freezing");
-        val->kind = TT__V_CONST;                   /* for this compile; release_plan turns it back */
-    }
-    return TT_OK;
-}
-
-/* Constant folding: a (non-view) node whose inputs are all constants is computed now. */
-static tt_status tt__pass_const_fold(tt_graph *g, bool *live) {
-    tt_ctx_desc d = tt_ctx_desc_default();
-    tt_tensor *ins[TT__FUSE_MAX_IN + 4];
-    tt_ctx *tmp;
+/* The registers a program can compute straight into their f32 output (the store then copies
+   nothing), when no output shares bytes with an input. When one does (the memory plan let an
+   output take a dying input's buffer, or an epilogue head wrote it), every result goes
+   through the register buffers and the stores, after all reads of the chunk, as before: the
+   kernels take restrict pointers, so no op may write where it reads. */
+static void tt__fused_direct_outputs(tt_graph *g, const struct tt__program *pr, tt__fused_job *j) {
     int i, k;
-    d.allocator = g->tape.alloc;
-    tmp = tt_ctx_create(&d);
-    if (!tmp) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    for (i = 0; i < g->n_traced_nodes; i++) {
-        tt__node *n = &g->tape.nodes[i];
-        const tt__op_info *info = &tt__op_table[n->op];
-        bool all_const = live[i] && info->kind != TT__K_VIEW && n->n_in <= (int)(sizeof ins / sizeof ins[0]);
-        tt_tensor hdr, *out;
-        tt__call c;
-        tt_scope s;
-        int id;
-        for (k = 0; all_const && k < n->n_in; k++) {
-            int v = tt__node_in(g, n, k);
-            all_const = v < 0 || tt__is_const(g, v);
-            ins[k] = v < 0 ? NULL : &g->tape.values[v].meta;
+    memset(j->direct, 0, sizeof j->direct);
+    for (i = 0; i < pr->n_out; i++)
+        for (k = 0; k < pr->n_in; k++)
+            if (tt__tensors_overlap(&g->rt[pr->outs[i]], j->in[k])) return;
+    for (i = 0; i < pr->n_uops; i++) {
+        const tt__uop *st = &pr->uops[i];
+        tt_tensor *o;
+        int p;
+        if (st->kind != TT__U_STORE) continue;
+        o = &g->rt[pr->outs[st->b]];
+        for (p = 0; p < i && (pr->uops[p].kind == TT__U_STORE || pr->uops[p].dst != st->a); p++) {}
+        if (o->dtype != TT_F32 || p == i) continue;
+        if (pr->uops[p].kind == TT__U_LOAD || pr->uops[p].kind == TT__U_CAST) continue;   /* no compute */
+        j->direct[st->a] = (float *)o->data;
+    }
+}
+
+/* Elements from t's storage base up to one past its last element (strides >= 0 here:
+   graph inputs of a fused node are broadcast views or contiguous values). */
+static int64_t tt__storage_end(const tt_tensor *t) {
+    int64_t end = t->offset + 1;
+    int d;
+    if (t->numel == 0) return t->offset;
+    for (d = 0; d < t->ndim; d++) if (t->stride[d] > 0) end += (t->shape[d] - 1) * t->stride[d];
+    return end;
+}
+
+/* Do the bytes of output o and input t share an address? (Compared as integers.) */
+static bool tt__tensors_overlap(const tt_tensor *o, const tt_tensor *t) {
+    uintptr_t o0 = (uintptr_t)o->data, o1 = o0 + (uintptr_t)o->numel * tt_dtype_size(o->dtype);
+    uintptr_t t0 = (uintptr_t)t->data, t1 = t0 + (uintptr_t)tt__storage_end(t) * tt_dtype_size(t->dtype);
+    int d;
+    for (d = 0; d < t->ndim; d++) if (t->stride[d] < 0) return true;   /* not worked out: assume so */
+    return o->numel > 0 && t->numel > 0 && o0 < t1 && t0 < o1;
+}
+
+/* True when a fused node's program is only a ReLU of its epilogue head's result, stored
+   back in place, and the head is a linear or a convolution: the head then applies the
+   ReLU in its GEMM epilogue, on each tile while it is in cache, and the program is skipped. */
+static bool tt__program_is_head_relu(const tt_graph *g, const struct tt__program *pr) {
+    const tt__uop *u = pr->uops;
+    int op;
+    if (pr->head < 0 || pr->n_uops != 3 || pr->n_out != 1 || pr->head_out != 0 || pr->n_in != 1) return false;
+    op = g->tape.nodes[pr->head].op;
+    if (!tt__op_has(op, TT__F_GEMM_ACT)) return false;
+    return u[0].kind == TT__U_LOAD && u[0].a == pr->head_input && u[1].kind == TT__U_UNARY &&
+           tt__op_has(u[1].op, TT__F_EPILOGUE_ACT) &&
+           u[1].a == u[0].dst && u[2].kind == TT__U_STORE && u[2].a == u[1].dst && u[2].b == 0;
+}
+
+static void tt__fused_task(void *arg, int64_t t, int thread) {
+    const tt__fused_job *j = (const tt__fused_job *)arg;
+    float *regs = j->regs + (size_t)thread * (size_t)j->pr->n_regs * TT__CHUNK;
+    const float *R[TT__FUSE_MAX_UOPS];
+    tt__loop L = j->L;
+    int64_t r[2], e[2], row, c;
+    tt__split_task(&j->sp, t, r, e);
+    tt__loop_seek(&L, r[0]);
+    for (row = r[0]; row < r[1]; row++, tt__loop_next(&L))
+        for (c = e[0]; c < e[1]; c += TT__CHUNK)
+            tt__fused_chunk(j, &L, c, tt__min64(TT__CHUNK, e[1] - c), regs, R, c == e[0]);
+}
+
+/* Runs the micro-op program over one chunk (cnt elements at column c of the current row);
+   R holds where each register's values are (kept across the chunks of a row). */
+static void tt__fused_chunk(const tt__fused_job *j, const tt__loop *L, int64_t c, int64_t cnt, float *regs,
+                            const float **R, bool row_start) {
+    const struct tt__program *pr = j->pr;
+    int64_t base = L->off[0] + c, e;
+    int i;
+    for (i = 0; i < pr->n_regs; i++)                   /* outputs written in place: fetch their lines */
+        if (j->direct[i]) tt__prefetch_write(j->direct[i] + base, cnt);
+    for (i = 0; i < pr->n_uops; i++) {
+        const tt__uop *u = &pr->uops[i];
+        float *d = u->kind != TT__U_STORE && j->direct[u->dst] ? j->direct[u->dst] + base : regs + (size_t)u->dst * TT__CHUNK;
+        switch (u->kind) {
+        case TT__U_LOAD: {
+            const tt_tensor *t = j->in[u->a];
+            int64_t s = L->inner[1 + u->a], at = L->off[1 + u->a] + c * s;
+            if (s == 0 && !row_start) break;           /* broadcast along the row: still loaded */
+            if (s == 1 && t->dtype == TT_F32) tt__prefetch_ahead((const float *)t->data, at + TT__PREFETCH_AHEAD, cnt, j->in_end[u->a]);
+            if (t->dtype == TT_F32) R[u->dst] = tt__gather((const float *)t->data + at, s, cnt, d);
+            else { for (e = 0; e < cnt; e++) d[e] = tt__load(t->data, t->dtype, at + e * s); R[u->dst] = d; }
+            break;
         }
-        if (!all_const) continue;
-        c = tt__call_init(n->name, n->op, ins, n->n_in, &n->a);
-        s = tt_scope_begin(tmp);
-        tt__header_init(&hdr, tmp);
-        out = info->infer(tmp, &c, &hdr) ? tt__new(tmp, n->name, hdr.dtype, hdr.ndim, hdr.shape) : NULL;
-        if (out && info->exec(tmp, &c, out) && tmp->err.status == TT_OK) {
-            id = tt__graph_add_const(g, out);
-            if (id < 0) { tt_ctx_destroy(tmp); return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory"); }
-            g->remap[n->out] = id;
-            live[i] = false;
-        }
-        tt_clear_error(tmp);                           /* a value error (bad index) stays for run time */
-        tt_scope_end(tmp, s);
-    }
-    tt_ctx_destroy(tmp);
-    return TT_OK;
-}
-
-/* Is v a constant whose every element equals x? */
-static bool tt__const_all(const tt_graph *g, int v, float x) {
-    const tt__value *val;
-    int64_t i;
-    if (!tt__is_const(g, v)) return false;
-    val = &g->tape.values[v];
-    for (i = 0; i < val->meta.numel; i++) if (tt__load(val->data, val->meta.dtype, i) != x) return false;
-    return true;
-}
-
-/* Could node n's result be replaced by value v (same dtype and shape)? */
-static bool tt__same_as(const tt_graph *g, const tt__node *n, int v) {
-    const tt_tensor *a = &g->tape.values[n->out].meta, *b = &g->tape.values[v].meta;
-    return v >= 0 && a->dtype == b->dtype && tt_same_shape(a, b);
-}
-
-/* Is v stored densely (a constant, or the result of an op that is not a view)? Only such a
-   value may replace an op that makes a new tensor: views read after it rely on its layout.
-   (Graph inputs are excluded too: an output must not become the caller's input tensor.) */
-static bool tt__is_dense(const tt_graph *g, int v) {
-    return v >= 0 && (tt__is_const(g, v) ||
-           (g->tape.values[v].kind == TT__V_NODE && !tt__is_view_op(g->tape.nodes[g->tape.values[v].node].op)));
-}
-
-/* x op identity -> x (x+0, x-0, x*1, x/1; identity op x too when op is commutative), or -1. */
-static int tt__simplify_identity(const tt_graph *g, const tt__node *n, int a, int b, unsigned flags) {
-    float id = (flags & TT__F_ID_ZERO) ? 0.0f : 1.0f;
-    if (tt__const_all(g, b, id) && tt__same_as(g, n, a)) return a;
-    if ((flags & TT__F_COMMUTATIVE) && tt__const_all(g, a, id) && tt__same_as(g, n, b)) return b;
-    return -1;
-}
-
-/* The value node n reduces to, or -1, by the rules its flags name: x op identity, zero
-   padding, a copy, cast or view that changes nothing, the identity permutation.
-   (x+0 turns -0 into +0 eagerly; the graph keeps -0.) */
-static int tt__simplify_node(tt_graph *g, const tt__node *n) {
-    unsigned f = tt__op_table[n->op].flags;
-    bool view = tt__is_view_op(n->op);
-    int a = n->n_in > 0 ? tt__node_in(g, n, 0) : -1, b = n->n_in > 1 ? tt__node_in(g, n, 1) : -1, d;
-    const tt_tensor *x = a >= 0 ? &g->tape.values[a].meta : NULL;
-    if (!view) {                                       /* an op that makes a new tensor */
-        int other = (f & TT__F_COMMUTATIVE) && tt__is_const(g, a) ? b : a;
-        if (!tt__is_dense(g, other)) return -1;        /* x would be a view or an input: keep the op */
-    }
-    if (f & (TT__F_ID_ZERO | TT__F_ID_ONE)) return tt__simplify_identity(g, n, a, b, f);
-    if (f & TT__F_ZERO_PAD_ID) {
-        for (d = 0; d < (int)n->a.i[0]; d++) if (n->a.i[1 + d] != 0) return -1;
-        return a;
-    }
-    if (view && (f & (TT__F_SAME_ID | TT__F_PERMUTATION)) && g->tape.values[a].kind == TT__V_INPUT)
-        return -1;                                     /* a view of an input stays (see tt__is_dense) */
-    if (f & TT__F_SAME_ID) return tt__same_as(g, n, a) ? a : -1;
-    if (f & TT__F_PERMUTATION) {
-        for (d = 0; d < x->ndim; d++) if (tt__axis((int)n->a.i[d], x->ndim) != d) return -1;
-        return a;
-    }
-    return -1;
-}
-
-/* The live node that produces value v, or -1. */
-static int tt__producer(const tt_graph *g, const bool *live, int v) {
-    int p = v >= 0 && g->tape.values[v].kind == TT__V_NODE ? g->tape.values[v].node : -1;
-    return p >= 0 && live[p] ? p : -1;
-}
-
-static tt_status tt__pass_simplify(tt_graph *g, bool *live) {
-    int i, d;
-    for (i = 0; i < g->n_traced_nodes; i++) {
-        tt__node *n = &g->tape.nodes[i];
-        int r, p;
-        if (!live[i]) continue;
-        p = tt__op_has(n->op, TT__F_PERMUTATION) ? tt__producer(g, live, tt__node_in(g, n, 0)) : -1;
-        if (p >= 0 && g->tape.nodes[p].op == n->op) {  /* permute of a permute: one permute */
-            const tt__node *inner = &g->tape.nodes[p];
-            int src = tt__node_in(g, inner, 0), nd = g->tape.values[src].meta.ndim;
-            for (d = 0; d < nd; d++) n->a.i[d] = tt__axis((int)inner->a.i[tt__axis((int)n->a.i[d], nd)], nd);
-            if (!tt__node_set_inputs(g, n, &src, 1)) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-        }
-        r = tt__simplify_node(g, n);
-        if (r >= 0) { g->remap[n->out] = r; live[i] = false; }
-    }
-    return TT_OK;
-}
-
-/* How many live nodes read value v (graph outputs count too). */
-static int tt__uses(const tt_graph *g, const bool *live, int v) {
-    int i, k, count = 0;
-    for (i = 0; i < g->tape.n_nodes; i++) {
-        const tt__node *n = &g->tape.nodes[i];
-        if (!live[i]) continue;
-        for (k = 0; k < n->n_in; k++) if (tt__node_in(g, n, k) == v) count++;
-    }
-    for (k = 0; k < g->n_outputs; k++) if (tt__rv(g, g->outputs[k]) == v) count++;
-    return count;
-}
-
-/* The axis of an op's result that holds its output channels. */
-static int tt__channel_axis(int op, int ndim) { return tt__op_has(op, TT__F_CHANNELS_LAST) ? ndim - 1 : 1; }
-
-/* Batch norm after conv/linear with constant weights: scale the weights and bias instead.
-   W'[o,...] = W[o,...]*s[o], b'[o] = (b[o]-mean[o])*s[o] + beta[o], s = gamma/sqrt(var+eps). */
-static tt_status tt__pass_fold_bn(tt_graph *g, bool *live) {
-    int i, k;
-    for (i = 0; i < g->n_traced_nodes; i++) {
-        tt__node *bn = &g->tape.nodes[i], *h;
-        int x, hi, ids[3], wv, bv, c[4];
-        const tt_tensor *w;
-        tt_tensor nw, nb;
-        float *wd, *bd;
-        int64_t O, per, o, e;
-        if (!live[i] || !tt__op_has(bn->op, TT__F_BN_FOLDS)) continue;
-        x = tt__node_in(g, bn, 0);
-        hi = tt__producer(g, live, x);
-        if (hi < 0) continue;
-        h = &g->tape.nodes[hi];
-        if (!tt__op_has(h->op, TT__F_BN_HEAD) || tt__channel_axis(h->op, g->tape.values[x].meta.ndim) != 1)
-            continue;                                  /* batch norm's channels are axis 1 */
-        wv = tt__node_in(g, h, 1);
-        bv = h->n_in > 2 ? tt__node_in(g, h, 2) : -1;
-        for (k = 0; k < 4; k++) c[k] = tt__node_in(g, bn, 1 + k);
-        if (!tt__is_const(g, wv) || (bv >= 0 && !tt__is_const(g, bv)) || !tt__is_const(g, c[0]) || !tt__is_const(g, c[1]) ||
-            (c[2] >= 0 && !tt__is_const(g, c[2])) || (c[3] >= 0 && !tt__is_const(g, c[3])) || tt__uses(g, live, x) != 1)
-            continue;
-        w = &g->tape.values[wv].meta;
-        O = w->shape[0];
-        per = w->numel / (O ? O : 1);
-        nw = *w; nw.dtype = TT_F32;
-        nb = *w; nb.dtype = TT_F32; nb.ndim = 1; nb.shape[0] = O;
-        tt__set_contiguous_strides(&nb); tt__update_numel(&nb);
-        wd = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * (size_t)(w->numel + O + 1));
-        if (!wd) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-        bd = wd + w->numel;
-        for (o = 0; o < O; o++) {
-            double gamma = c[2] >= 0 ? tt__load(g->tape.values[c[2]].data, g->tape.values[c[2]].meta.dtype, o) : 1.0;
-            double beta = c[3] >= 0 ? tt__load(g->tape.values[c[3]].data, g->tape.values[c[3]].meta.dtype, o) : 0.0;
-            double mean = tt__load(g->tape.values[c[0]].data, g->tape.values[c[0]].meta.dtype, o);
-            double var = tt__load(g->tape.values[c[1]].data, g->tape.values[c[1]].meta.dtype, o);
-            double s = gamma / sqrt(var + bn->a.f[0]);
-            double b0 = bv >= 0 ? tt__load(g->tape.values[bv].data, g->tape.values[bv].meta.dtype, o) : 0.0;
-            for (e = 0; e < per; e++) wd[o * per + e] = (float)(tt__load(g->tape.values[wv].data, w->dtype, o * per + e) * s);
-            bd[o] = (float)((b0 - mean) * s + beta);
-        }
-        nw.data = wd; nw.offset = 0;
-        nb.data = bd; nb.offset = 0;
-        ids[0] = tt__node_in(g, h, 0);
-        ids[1] = tt__graph_add_const(g, &nw);
-        ids[2] = tt__graph_add_const(g, &nb);
-        tt__heap_free(&g->tape.alloc, wd);
-        h = &g->tape.nodes[hi];                        /* (adding values does not move nodes) */
-        if (ids[1] < 0 || ids[2] < 0 || !tt__node_set_inputs(g, h, ids, 3))
-            return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-        g->remap[bn->out] = h->out;
-        live[i] = false;
-    }
-    return TT_OK;
-}
-
-/* ---- memory plan ---------------------------------------------------------------- */
-static size_t tt__value_bytes(const tt__value *v) {
-    return tt__round_up((size_t)v->meta.numel * tt_dtype_size(v->meta.dtype), TT__ALIGN);
-}
-
-/* Lifetimes in node positions: first = the writer (-1: before the first node), last = the
-   last reader (n_order: an output); views extend the lifetime of the buffer they view. */
-static void tt__plan_lifetimes(tt_graph *g, int *root, int *first, int *last) {
-    int nv = g->tape.n_values, p, k, v;
-    for (v = 0; v < nv; v++) { root[v] = v; first[v] = -1; last[v] = -2; }
-    for (p = 0; p < g->n_order; p++) {
-        const tt__node *n = &g->tape.nodes[g->order[p]];
-        for (k = 0; k < n->n_in; k++) {
-            v = tt__node_in(g, n, k);
-            if (v >= 0) last[root[v]] = p;
-        }
-        {
-            const int *outs;
-            int no = tt__node_outs(g, n, &outs), j;
-            for (j = 0; j < no; j++) {
-                v = outs[j];
-                root[v] = tt__is_view_op(n->op) ? root[tt__node_in(g, n, 0)] : v;
-                first[v] = p;
-                if (last[root[v]] < p) last[root[v]] = p;
+        case TT__U_UNARY:  tt__unary_chunk(u->op, d, R[u->a], cnt, u->p0, u->p1); R[u->dst] = d; break;
+        case TT__U_BINARY: tt__binary_chunk(u->op, d, R[u->a], R[u->b], cnt); R[u->dst] = d; break;
+        case TT__U_PAIR:   tt__pair_chunk(u->op, u->op2, u->swap, d, R[u->a], R[u->b], R[u->c], cnt); R[u->dst] = d; break;
+        case TT__U_WHERE:  tt__where_chunk(d, R[u->c], R[u->a], R[u->b], cnt); R[u->dst] = d; break;
+        case TT__U_CAST:                               /* to f32: the register itself */
+            if (u->op == TT_F32) { R[u->dst] = R[u->a]; break; }
+            tt__cast_chunk(d, R[u->a], cnt, (tt_dtype)u->op);
+            R[u->dst] = d;
+            break;
+        case TT__U_STORE: {
+            tt_tensor *o = &j->g->rt[pr->outs[u->b]];
+            if (o->dtype == TT_F32) {
+                if (R[u->a] != (float *)o->data + base)   /* not already computed in place */
+                    memcpy((float *)o->data + base, R[u->a], (size_t)cnt * sizeof(float));
             }
+            else for (e = 0; e < cnt; e++) tt__store(o->data, o->dtype, base + e, R[u->a][e]);
+            break;
+        }
+        default: break;
         }
     }
-    for (k = 0; k < g->n_outputs; k++) last[root[tt__rv(g, g->outputs[k])]] = g->n_order;
-}
-
-/* In-place reuse: may v (written at position first[v]) take the bytes of u, whose last
-   reader is that same node? Only for a fused node without an epilogue head that reads u
-   as a whole-shape input: its program loads a chunk of every input before it stores. */
-static bool tt__can_share(const tt_graph *g, int u, int v) {
-    const tt__node *n;
-    const struct tt__program *pr;
-    int k;
-    if (g->first[v] < 0 || g->last[u] != g->first[v]) return false;
-    n = &g->tape.nodes[g->order[g->first[v]]];
-    if (!tt__is_fused(n)) return false;
-    pr = &g->progs[n->a.i[0]];
-    if (pr->head >= 0 || pr->store_reads_input || tt__value_bytes(&g->tape.values[u]) != tt__value_bytes(&g->tape.values[v]) ||
-        !tt_same_shape(&g->tape.values[u].meta, &g->tape.values[v].meta)) return false;
-    for (k = 0; k < pr->n_in; k++) {                   /* u read through a view: elements out of step */
-        int w = tt__node_in(g, n, k);
-        if (w != u && w >= 0 && g->root[w] == u) return false;
-    }
-    for (k = 0; k < pr->n_in; k++) if (tt__node_in(g, n, k) == u) return true;
-    return false;
-}
-
-/* Greedy placement, largest first: the lowest offset whose bytes no value with an
-   overlapping lifetime holds. Returns the arena size. */
-static size_t tt__plan_offsets(tt_graph *g, const int *first, const int *last, int *list, int n) {
-    size_t arena = 0;
-    int i, j, k;
-    for (i = 1; i < n; i++) {                          /* insertion sort by size, descending */
-        int v = list[i];
-        for (j = i - 1; j >= 0 && tt__value_bytes(&g->tape.values[list[j]]) < tt__value_bytes(&g->tape.values[v]); j--)
-            list[j + 1] = list[j];
-        list[j + 1] = v;
-    }
-    for (i = 0; i < n; i++) {
-        int v = list[i];
-        size_t size = tt__value_bytes(&g->tape.values[v]), off = 0;
-        bool moved = true;
-        while (moved) {                                /* bump past every conflicting placed value */
-            moved = false;
-            for (k = 0; k < i; k++) {
-                int u = list[k];
-                size_t uo = (size_t)g->offset[u], us = tt__value_bytes(&g->tape.values[u]);
-                bool share = tt__can_share(g, u, v) || tt__can_share(g, v, u);
-                bool time = first[u] <= last[v] && first[v] <= last[u] && (!share || off != uo);
-                /* a value may take a dying input's bytes exactly, never a shifted part of them:
-                   element i would then overwrite element i + d before the program reads it */
-                if (time && off < uo + us && uo < off + size) { off = uo + us; moved = true; }
-            }
-        }
-        g->offset[v] = (int64_t)off;
-        if (off + size > arena) arena = off + size;
-    }
-    return arena;
-}
-
-/* Header of value v over its planned bytes (contiguous). */
-static void tt__rt_planned(tt_graph *g, int v) {
-    tt_tensor *t = &g->rt[v];
-    *t = g->tape.values[v].meta;
-    t->data = g->arena + g->offset[v];
-    t->offset = 0;
-    t->ctx = NULL;
-    tt__set_contiguous_strides(t);
-}
-
-/* No two buffers whose lifetimes overlap may share a byte: checked after every plan. */
-static bool tt__plan_is_valid(const tt_graph *g) {
-    int u, v;
-    for (v = 0; v < g->tape.n_values; v++) {
-        if (g->offset[v] < 0) continue;
-        for (u = 0; u < v; u++) {
-            size_t uo, vo;
-            if (g->offset[u] < 0 || g->first[u] > g->last[v] || g->first[v] > g->last[u]) continue;
-            uo = (size_t)g->offset[u]; vo = (size_t)g->offset[v];
-            if (uo == vo && (tt__can_share(g, u, v) || tt__can_share(g, v, u))) continue;   /* in place, exactly */
-            if (uo < vo + tt__value_bytes(&g->tape.values[v]) && vo < uo + tt__value_bytes(&g->tape.values[u])) return false;
-        }
-    }
-    return true;
-}
-
-static tt_status tt__graph_plan(tt_graph *g) {
-    int nv = g->tape.n_values, v, n = 0;
-    int *first = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 4);
-    int *last = first + nv, *root = last + nv, *list = root + nv;
-    g->offset = (int64_t *)tt__galloc(g, sizeof(int64_t) * (size_t)nv);
-    g->rt = (tt_tensor *)tt__galloc(g, sizeof(tt_tensor) * (size_t)nv);
-    if (!first || !g->offset || !g->rt) {
-        tt__heap_free(&g->tape.alloc, first);
-        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    }
-    g->first = first;
-    g->last = last;
-    g->root = root;
-    tt__plan_lifetimes(g, root, first, last);
-    g->unplanned_bytes = 0;
-    g->constant_bytes = 0;
-    for (v = 0; v < nv; v++) {
-        const tt__value *val = &g->tape.values[v];
-        g->offset[v] = -1;
-        if (last[v] < -1) continue;                    /* not used by a live node nor an output */
-        if (val->kind == TT__V_CONST) g->constant_bytes += (size_t)val->meta.numel * tt_dtype_size(val->meta.dtype);
-        if (val->kind == TT__V_INPUT || (val->kind == TT__V_NODE && root[v] == v)) {
-            list[n++] = v;                             /* inputs get a slot for non-contiguous runs */
-            g->unplanned_bytes += tt__value_bytes(val);
-        }
-    }
-    g->arena_bytes = tt__plan_offsets(g, first, last, list, n);
-    if (!tt__plan_is_valid(g)) return tt__gfail(g, TT_ERR_STATE, "tt_graph_compile: internal error: the memory plan overlaps");
-    g->arena = (unsigned char *)tt__galloc(g, g->arena_bytes);
-    if (!g->arena) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for a %D-byte arena", (int64_t)g->arena_bytes);
-    for (v = 0; v < nv; v++) {
-        const tt__value *val = &g->tape.values[v];
-        if (g->offset[v] >= 0) tt__rt_planned(g, v);
-        else if (val->kind == TT__V_CONST) g->rt[v] = val->meta;
-    }
-    return TT_OK;
-}
-
-/* ---- executor --------------------------------------------------------------------- */
-
-/* TT_DEBUG_POISON: the buffers whose last reader was node position p become NaN bytes
-   (but for bytes that a value still alive holds: an output written in place). */
-static void tt__poison_dead(tt_graph *g, int p) {
-    int v, w;
-    for (v = 0; v < g->tape.n_values; v++) {
-        size_t vo, vs;
-        bool held = false;
-        if (g->offset[v] < 0 || g->last[v] != p) continue;
-        vo = (size_t)g->offset[v];
-        vs = tt__value_bytes(&g->tape.values[v]);
-        for (w = 0; w < g->tape.n_values && !held; w++)
-            held = w != v && g->offset[w] >= 0 && g->first[w] <= p && g->last[w] > p &&
-                   (size_t)g->offset[w] < vo + vs && vo < (size_t)g->offset[w] + tt__value_bytes(&g->tape.values[w]);
-        if (!held) memset(g->arena + vo, 0xFF, vs);
-    }
-}
-
-TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) {
-    if (!g) return;
-    unsigned known = (unsigned)TT_DEBUG_POISON | (unsigned)TT_DEBUG_PASSES;
-    if (flags & ~known) {
-        tt__gfail(g, TT_ERR_ARG, "tt_graph_set_debug: flags has unknown bits (%D), expected TT_DEBUG_* bits",
-                  (int64_t)(flags & ~known));
-        return;
-    }
-    g->debug = flags;
-}
-
-/* Runs the node at position p; with measure, records the most scratch it took. */
-static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *measure) {
-    const tt__node *n = &g->tape.nodes[g->order[p]];
-    const tt__op_info *info = &tt__op_table[n->op];
-    tt_tensor *out = &g->rt[n->out];
-    tt__call c;
-    tt_scope s;
-    size_t base;
-    bool ok;
-    int k;
-    for (k = 0; k < n->n_in; k++) {
-        int v = tt__node_in(g, n, k);
-        g->argv[k] = v >= 0 ? &g->rt[v] : NULL;
-    }
-    c = tt__call_init(n->name, n->op, g->argv, n->n_in, &n->a);
-    if (info->kind == TT__K_VIEW) {                    /* a view: its header from the actual input */
-        tt__header_init(out, NULL);
-        return info->infer(scratch, &c, out);
-    }
-    s = tt_scope_begin(scratch);
-    base = scratch->live;
-    scratch->peak = base;
-    scratch->record_depth++;
-    if (tt__is_fused(n)) ok = g->backend->run_program(g, scratch, n);
-    else ok = g->backend->run_node(g, scratch, g->order[p], &c, out);
-    scratch->record_depth--;
-    if (measure && scratch->peak - base > *measure) *measure = scratch->peak - base;
-    tt_scope_end(scratch, s);
-    return ok;
-}
-
-/* Reports a failed node as the graph's error (the kernel's message from scratch). */
-static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p) {
-    const tt__node *n = &g->tape.nodes[g->order[p]];
-    tt__gfail(g, scratch->err.status != TT_OK ? scratch->err.status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
-              g->order[p], n->name, scratch->err.status != TT_OK ? scratch->err.msg : "failed");
-    tt_clear_error(scratch);
-    return g->err.status;
-}
-
-/* Runs every live node; with measure, records the scratch each node needs instead. */
-static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure) {
-    int p;
-    for (p = 0; p < g->n_order; p++) {
-        bool ok = tt__graph_exec_node(g, scratch, p, measure);
-        if (g->debug & TT_DEBUG_POISON) tt__poison_dead(g, p);
-        if (measure && scratch->err.status == TT_ERR_INDEX) {  /* the dry run's zeros can make bad indices */
-            tt_clear_error(scratch);
-            continue;
-        }
-        if (!ok || scratch->err.status != TT_OK) return tt__graph_node_failed(g, scratch, p);
-    }
-    return TT_OK;
-}
-
-/* Parameters are read at every run: their headers come from the user's tensors, or from
-   the graph's own copies once a compile froze them (the user's may be gone). */
-static void tt__bind_params(tt_graph *g) {
-    int v;
-    for (v = 0; v < g->n_traced_values; v++) {
-        const tt__value *val = &g->tape.values[v];
-        if (val->kind == TT__V_PARAM && g->remap[v] == v) g->rt[v] = val->ref ? *val->ref : val->meta;
-    }
-}
-
-/* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. */
-static tt_status tt__graph_size_scratch(tt_graph *g) {
-    tt_ctx_desc d = tt_ctx_desc_default();
-    tt_ctx *probe;
-    size_t need = 0;
-    tt_status st;
-    int i;
-    d.allocator = g->tape.alloc;
-    d.n_threads = g->tape.n_threads;                   /* the scratch of a run is sized per thread */
-    d.parallel_for = g->tape.parallel_for;
-    d.parallel_user = g->tape.parallel_user;
-    probe = tt_ctx_create(&d);
-    if (!probe) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    for (i = 0; i < g->tape.n_inputs; i++) {
-        int v = g->tape.inputs[i];
-        if (g->offset[v] < 0) continue;
-        tt__rt_planned(g, v);
-        memset(g->rt[v].data, 0, (size_t)g->rt[v].numel * tt_dtype_size(g->rt[v].dtype));
-    }
-    tt__bind_params(g);
-    st = tt__graph_exec(g, probe, &need);
-    tt_ctx_destroy(probe);
-    if (st != TT_OK) return st;
-    g->cpu.scratch_bytes = need;
-    d.mem_size = TT_CTX_OVERHEAD + need + TT__ALIGN;
-    g->cpu.scratch_mem = tt__galloc(g, d.mem_size);
-    d.mem_buffer = g->cpu.scratch_mem;
-    g->cpu.scratch = g->cpu.scratch_mem ? tt_ctx_create(&d) : NULL;
-    if (!g->cpu.scratch) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for scratch");
-#if TT__HAS_THREADS
-    if (g->cpu.scratch->n_threads > 1 && !g->cpu.scratch->parallel_for) tt__pool_get(g->cpu.scratch);  /* now, not in a run */
-#endif
-    return TT_OK;
-}
-
-/* ---- the CPU backend: runs every op with the kernels of the op table ---------------- */
-static bool tt__cpu_supports(const tt_graph *g, const tt__node *n) {
-    (void)g;
-    (void)n;
-    return true;
-}
-
-/* One op node: its table row's kernel, handed the weight packed ahead when there is one. */
-static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out) {
-    tt__cpu_node data;
-    data.packed_b = tt__graph_packed_weight(g, node, c, out);
-    data.relu_after = false;
-    c->node_data = &data;
-    return tt__op_table[c->op].exec(scratch, c, out);
-}
-
-/* The kernels return when their work is done: nothing is queued. */
-static tt_status tt__cpu_sync(tt_graph *g) {
-    (void)g;
-    return TT_OK;
-}
-
-static void tt__cpu_release(tt_graph *g) {
-    const tt_allocator *al = &g->tape.alloc;
-    while (g->cpu.n_packed > 0) tt__heap_free(al, g->cpu.packed[--g->cpu.n_packed]);
-    tt__heap_free(al, g->cpu.packed);
-    g->cpu.packed = NULL;
-    tt_ctx_destroy(g->cpu.scratch);
-    g->cpu.scratch = NULL;
-    tt__heap_free(al, g->cpu.scratch_mem);
-    g->cpu.scratch_mem = NULL;
-}
-
-static const tt__backend tt__cpu_backend = {
-    "cpu",
-    tt__cpu_supports,
-    tt__graph_size_scratch,        /* prepare: the dry run sizes the scratch and packs weights */
-    tt__cpu_run_node,
-    tt__exec_fused,
-    tt__cpu_sync,
-    tt__cpu_release
-};
-
-/* Every live node is one the backend can run. */
-static tt_status tt__check_backend(tt_graph *g) {
-    int p;
-    for (p = 0; p < g->n_order; p++) {
-        const tt__node *n = &g->tape.nodes[g->order[p]];
-        if (!g->backend->supports(g, n))
-            return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_compile: the %s backend cannot run node %d (%s)",
-                             g->backend->name, g->order[p], tt__op_table[n->op].name);
-    }
-    return TT_OK;
-}
-
-/* A known mode and no pass bit outside TT_PASS_ALL and TT_PASS_FREEZE. */
-static bool tt__compile_args_valid(tt_mode mode, unsigned passes) {
-    return (unsigned)mode <= (unsigned)TT_MODE_MAX_AUTOTUNE &&             /* unsigned: see tt__dtype_valid */
-           (passes & ~((unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE)) == 0;
-}
-
-/* ---- the pipeline: the passes in the order they run --------------------------------- */
-typedef tt_status (*tt__pass_fn)(tt_graph *g, bool *live);
-
-/* A row runs when the compile's passes include every bit of flags (0: always). */
-typedef struct tt__pass_row {
-    unsigned    flags;
-    const char *name;
-    tt__pass_fn run;
-} tt__pass_row;
-
-static const tt__pass_row tt__pass_table[] = {
-    { TT_PASS_FREEZE,                                   "freeze",     tt__pass_freeze },
-    { TT_PASS_CONST_FOLD,                               "const_fold", tt__pass_const_fold },
-    { TT_PASS_SIMPLIFY,                                 "simplify",   tt__pass_simplify },
-    { TT_PASS_CONST_FOLD | TT_PASS_SIMPLIFY,            "const_fold", tt__pass_const_fold },  /* what simplify exposed */
-    { TT_PASS_FOLD_BN,                                  "fold_bn",    tt__pass_fold_bn },
-    { TT_PASS_CSE,                                      "cse",        tt__pass_cse },
-    { TT_PASS_DCE,                                      "dce",        tt__pass_dce },
-    { 0,                                                "order",      tt__pass_order },
-    { TT_PASS_FUSE,                                     "fuse",       tt__pass_fuse }
-};
-#define TT__N_PASS_ROWS ((int)(sizeof tt__pass_table / sizeof tt__pass_table[0]))
-
-/* Nodes the graph has now: the live ones, or the order once it exists. */
-static int tt__count_nodes(const tt_graph *g, const bool *live, bool ordered) {
-    int i, n = 0;
-    if (ordered) return g->n_order;
-    for (i = 0; i < g->tape.n_nodes; i++) n += live[i];
-    return n;
-}
-
-/* Runs the rows of the table that passes selects, in order; records what each removed. */
-static tt_status tt__run_passes(tt_graph *g, bool *live) {
-    int r, before, after;
-    bool ordered = false;
-    g->n_pass_stats = 0;
-    for (r = 0; r < TT__N_PASS_ROWS; r++) {
-        const tt__pass_row *row = &tt__pass_table[r];
-        if ((g->passes & row->flags) != row->flags) continue;
-        before = tt__count_nodes(g, live, ordered);
-        if (row->run(g, live) != TT_OK) return g->err.status;
-        ordered = ordered || row->run == tt__pass_order;
-        after = tt__count_nodes(g, live, ordered);
-        if (row->flags != 0) {
-            g->pass_stats[g->n_pass_stats].name = row->name;
-            g->pass_stats[g->n_pass_stats].nodes_removed = before - after;
-            g->n_pass_stats++;
-        }
-        if (g->debug & TT_DEBUG_PASSES) tt__dump_pass(g, row->name, live, ordered, before - after);
-    }
-    return TT_OK;
-}
-
-TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
-    int nv, i;
-    bool *live;
-    if (!g) return TT_ERR_ARG;
-    tt__graph_release_plan(g);
-    tt_graph_clear_error(g);
-    if (!tt__compile_args_valid(mode, TT_PASS_ALL))
-        return tt__gfail(g, TT_ERR_ARG, "tt_graph_compile: mode is %d, expected TT_MODE_DEFAULT, "
-                         "TT_MODE_REDUCE_OVERHEAD or TT_MODE_MAX_AUTOTUNE", (int)mode);
-    if (!tt__compile_args_valid(mode, passes))
-        return tt__gfail(g, TT_ERR_ARG, "tt_graph_compile: passes has unknown bits (%D), expected TT_PASS_* bits only",
-                         (int64_t)(passes & ~((unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE)));
-    g->mode = mode;
-    g->passes = passes;
-    g->backend = &tt__cpu_backend;
-    nv = g->tape.n_values;
-    g->remap = (int *)tt__galloc(g, sizeof(int) * (size_t)nv);
-    g->cap_remap = nv;
-    g->order = (int *)tt__galloc(g, sizeof(int) * (size_t)(g->tape.n_nodes + 1));
-    live = (bool *)tt__galloc(g, sizeof(bool) * (size_t)g->tape.n_nodes);
-    if (!g->remap || !g->order || !live) {
-        tt__heap_free(&g->tape.alloc, live);
-        return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    }
-    for (i = 0; i < nv; i++) g->remap[i] = i;
-    for (i = 0; i < g->tape.n_nodes; i++) live[i] = true;
-    tt__run_passes(g, live);
-    tt__heap_free(&g->tape.alloc, live);
-    if (g->err.status != TT_OK) return g->err.status;
-    g->max_in = 1;
-    for (i = 0; i < g->n_order; i++)
-        if (g->tape.nodes[g->order[i]].n_in > g->max_in) g->max_in = g->tape.nodes[g->order[i]].n_in;
-    g->argv = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->max_in);
-    g->bound_src = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)(g->tape.n_inputs + 1));
-    if (!g->argv || !g->bound_src) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    if (tt__check_backend(g) != TT_OK || tt__graph_plan(g) != TT_OK || g->backend->prepare(g) != TT_OK)
-        return g->err.status;
-    g->compiled = true;
-    return TT_OK;
-}
-
-/* Checks input i against what the graph was traced for, then binds it (a non-contiguous
-   input is copied into its slot, so every run sees the layout the dry run saw). */
-static tt_status tt__bind_input(tt_graph *g, const char *fn, int i, tt_tensor *t) {
-    int v = g->tape.inputs[i];
-    const tt__value *val = &g->tape.values[v];
-    if (!t) return tt__gfail(g, TT_ERR_ARG, "%s: inputs[%d] ('%s') is NULL", fn, i, val->name);
-    if (t->dtype != val->meta.dtype)
-        return tt__gfail(g, TT_ERR_DTYPE, "%s: inputs[%d] ('%s') has dtype %T; the graph was traced for %T %S",
-                         fn, i, val->name, (int)t->dtype, (int)val->meta.dtype, &val->meta);
-    if (!tt_same_shape(t, &val->meta))
-        return tt__gfail(g, TT_ERR_SHAPE, "%s: inputs[%d] ('%s') has shape %S; the graph was traced for %S "
-                         "(trace again, or use one graph per shape)", fn, i, val->name, t, &val->meta);
-    if (g->offset[v] < 0) return TT_OK;                /* not used by any live node */
-    if (tt_is_contiguous(t)) {                         /* standard strides: the layout the dry run saw */
-        g->rt[v] = *t;
-        tt__set_contiguous_strides(&g->rt[v]);
-        return TT_OK;
-    }
-    tt__rt_planned(g, v);
-    tt__copy_into(&g->rt[v], t);
-    return TT_OK;
-}
-
-/* Checks and binds inputs; fn names the public function for messages. */
-static tt_status tt__graph_bind(tt_graph *g, const char *fn, tt_tensor *const *inputs, int n_inputs) {
-    int i;
-    if (!g) return TT_ERR_ARG;
-    if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->err.status;
-    g->bound = false;
-    if (n_inputs > 0 && !inputs) return tt__gfail(g, TT_ERR_ARG, "%s: inputs is NULL but n_inputs is %d", fn, n_inputs);
-    if (n_inputs != g->tape.n_inputs)
-        return tt__gfail(g, TT_ERR_ARG, "%s: n_inputs is %d, the graph has %d inputs", fn, n_inputs, g->tape.n_inputs);
-    for (i = 0; i < n_inputs; i++) {
-        if (tt__bind_input(g, fn, i, inputs[i]) != TT_OK) return g->err.status;
-        g->bound_src[i] = g->offset[g->tape.inputs[i]] >= 0 && g->rt[g->tape.inputs[i]].data != inputs[i]->data ? inputs[i] : NULL;
-    }
-    g->bound = true;
-    return TT_OK;
-}
-
-TT_API tt_status tt_graph_bind(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
-    return tt__graph_bind(g, "tt_graph_bind", inputs, n_inputs);
-}
-
-TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
-    int i;
-    if (!g) return TT_ERR_ARG;
-    if (!g->compiled && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) != TT_OK) return g->err.status;
-    if (inputs || n_inputs || g->tape.n_inputs == 0) {
-        if (tt__graph_bind(g, "tt_graph_run", inputs, n_inputs) != TT_OK) return g->err.status;
-    } else if (!g->bound) {
-        return tt__gfail(g, TT_ERR_ARG, "tt_graph_run: no inputs given and none bound; the graph has %d "
-                         "(pass them, or call tt_graph_bind once)", g->tape.n_inputs);
-    } else {
-        for (i = 0; i < g->tape.n_inputs; i++)         /* bound inputs that needed a copy: copy again */
-            if (g->bound_src[i]) tt__copy_into(&g->rt[g->tape.inputs[i]], g->bound_src[i]);
-    }
-    if (g->mode != TT_MODE_REDUCE_OVERHEAD) tt__bind_params(g);   /* REDUCE_OVERHEAD: bound at compile */
-    g->has_run = tt__graph_exec(g, g->cpu.scratch, NULL) == TT_OK && g->backend->sync(g) == TT_OK;
-    TT__ZEROUPPER();
-    return g->has_run ? TT_OK : g->err.status;
 }
 
 TT_API tt_tensor *tt_graph_output(tt_graph *g, int i) {
@@ -8601,26 +8696,75 @@ TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g) {
     return s;
 }
 
-/* ---- checker: the compiled graph against the uncompiled tape ----------------------- */
+/* ==========================================================================
+ * >>check   the checker: the compiled graph against the uncompiled tape
+ * ========================================================================== */
 
-/* Largest errors of got against want (same shape); true when within tolerance. */
-static bool tt__compare(const tt_tensor *got, const tt_tensor *want, double atol, double rtol,
-                        double *max_abs, double *max_rel) {
-    bool ok = true;
-    int64_t i;
-    *max_abs = 0;
-    *max_rel = 0;
-    for (i = 0; i < want->numel; i++) {
-        double a = tt__load(got->data, got->dtype, tt__offset_of(got, i));
-        double b = tt__load(want->data, want->dtype, tt__offset_of(want, i));
-        double d;
-        if (a == b || (a != a && b != b)) continue;    /* equal, equal infinities, or both NaN */
-        d = (a != a || b != b) ? INFINITY : fabs(a - b);
-        if (d > *max_abs) *max_abs = d;
-        if (d / (fabs(b) > 1e-30 ? fabs(b) : 1e-30) > *max_rel) *max_rel = d / (fabs(b) > 1e-30 ? fabs(b) : 1e-30);
-        if (!(d <= atol + rtol * fabs(b))) ok = false;
+static tt_status tt__check_args(tt_graph *g, double atol, double rtol, tt_check_report *report);
+static void tt__check_stands_for(const tt_graph *g, int *stands_for);
+static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor *const *inputs, tt_tensor **ref);
+static void tt__check_node(const tt_graph *g, int p, tt_tensor *const *ref, const int *stands_for, double atol, double rtol, tt_check_report *report);
+static bool tt__compare(const tt_tensor *got, const tt_tensor *want, double atol, double rtol, double *max_abs, double *max_rel);
+static void tt__check_report_diff(const tt_graph *g, tt_check_report *report, int t, double ea, double er);
+
+TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inputs, double atol, double rtol,
+                                tt_check_report *report) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_tensor **ref;
+    int *stands_for;
+    tt_ctx *ctx;
+    int p;
+    if (!g) return TT_ERR_ARG;
+    if (tt__check_args(g, atol, rtol, report) != TT_OK) return g->err.status;
+    if (tt__graph_bind(g, "tt_graph_check", inputs, n_inputs) != TT_OK) return g->err.status;
+    tt__bind_params(g);
+    d.allocator = g->tape.alloc;
+    ctx = tt_ctx_create(&d);
+    ref = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->tape.n_values);
+    stands_for = (int *)tt__galloc(g, sizeof(int) * (size_t)g->tape.n_values);
+    if (!ctx || !ref || !stands_for) {
+        tt__gfail(g, TT_ERR_OOM, "tt_graph_check: out of memory");
+        goto done;
     }
-    return ok;
+    tt__check_stands_for(g, stands_for);
+    if (!tt__run_tape(g, ctx, inputs, ref)) {
+        tt__gfail(g, ctx->err.status != TT_OK ? ctx->err.status : TT_ERR_STATE, "tt_graph_check: the eager tape failed: %s",
+                  ctx->err.status != TT_OK ? ctx->err.msg : "?");
+        goto done;
+    }
+    for (p = 0; p < g->n_order; p++) {                 /* compiled, node by node, compared as it goes */
+        if (!tt__graph_exec_node(g, g->cpu.scratch, p, NULL) || g->cpu.scratch->err.status != TT_OK) {
+            tt__graph_node_failed(g, g->cpu.scratch, p);
+            break;
+        }
+        tt__check_node(g, p, ref, stands_for, atol, rtol, report);
+    }
+    g->has_run = g->err.status == TT_OK;
+done:
+    tt_ctx_destroy(ctx);
+    tt__heap_free(&g->tape.alloc, ref);
+    tt__heap_free(&g->tape.alloc, stands_for);
+    return g->err.status;
+}
+
+/* The arguments of tt_graph_check; starts the report. */
+static tt_status tt__check_args(tt_graph *g, double atol, double rtol, tt_check_report *report) {
+    if (!report) return tt__gfail(g, TT_ERR_ARG, "tt_graph_check: report is NULL");
+    if (!(atol >= 0) || !(rtol >= 0))                  /* NaN fails both: then no value could differ */
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_check: atol is %g and rtol %g, expected both >= 0 (not NaN)", atol, rtol);
+    memset(report, 0, sizeof *report);
+    report->ok = true;
+    report->node = -1;
+    return TT_OK;
+}
+
+/* A compiled value stands for the latest traced value mapped onto it (batch-norm folding
+   makes the conv's result stand for the batch norm's). */
+static void tt__check_stands_for(const tt_graph *g, int *stands_for) {
+    int w;
+    for (w = 0; w < g->tape.n_values; w++) stands_for[w] = w;
+    for (w = 0; w < g->n_traced_values; w++)
+        if (tt__rv(g, w) < g->tape.n_values && w > stands_for[tt__rv(g, w)]) stands_for[tt__rv(g, w)] = w;
 }
 
 /* Runs every traced node eagerly (no passes) in ctx; ref[v] gets each value's tensor. The
@@ -8667,13 +8811,40 @@ static bool tt__run_tape(tt_graph *g, tt_ctx *ctx, tt_tensor *const *inputs, tt_
     return true;
 }
 
-/* A compiled value stands for the latest traced value mapped onto it (batch-norm folding
-   makes the conv's result stand for the batch norm's). */
-static void tt__check_stands_for(const tt_graph *g, int *stands_for) {
-    int w;
-    for (w = 0; w < g->tape.n_values; w++) stands_for[w] = w;
-    for (w = 0; w < g->n_traced_values; w++)
-        if (tt__rv(g, w) < g->tape.n_values && w > stands_for[tt__rv(g, w)]) stands_for[tt__rv(g, w)] = w;
+/* Compares what the node at position p wrote with the eager values ref (first difference
+   reported; every comparison counted). */
+static void tt__check_node(const tt_graph *g, int p, tt_tensor *const *ref, const int *stands_for, double atol,
+                           double rtol, tt_check_report *report) {
+    const int *outs;
+    int no = tt__node_outs(g, &g->tape.nodes[g->order[p]], &outs), j;
+    for (j = 0; j < no; j++) {
+        int v = outs[j], t = stands_for[outs[j]];
+        double ea, er;
+        if (t >= g->n_traced_values || !ref[t] || g->tape.values[t].kind != TT__V_NODE) continue;
+        report->compared++;
+        if (tt__compare(&g->rt[v], ref[t], atol, rtol, &ea, &er) || !report->ok) continue;
+        tt__check_report_diff(g, report, t, ea, er);
+    }
+}
+
+/* Largest errors of got against want (same shape); true when within tolerance. */
+static bool tt__compare(const tt_tensor *got, const tt_tensor *want, double atol, double rtol,
+                        double *max_abs, double *max_rel) {
+    bool ok = true;
+    int64_t i;
+    *max_abs = 0;
+    *max_rel = 0;
+    for (i = 0; i < want->numel; i++) {
+        double a = tt__load(got->data, got->dtype, tt__offset_of(got, i));
+        double b = tt__load(want->data, want->dtype, tt__offset_of(want, i));
+        double d;
+        if (a == b || (a != a && b != b)) continue;    /* equal, equal infinities, or both NaN */
+        d = (a != a || b != b) ? INFINITY : fabs(a - b);
+        if (d > *max_abs) *max_abs = d;
+        if (d / (fabs(b) > 1e-30 ? fabs(b) : 1e-30) > *max_rel) *max_rel = d / (fabs(b) > 1e-30 ? fabs(b) : 1e-30);
+        if (!(d <= atol + rtol * fabs(b))) ok = false;
+    }
+    return ok;
 }
 
 /* Fills the report for the first traced value t that differs (errors ea, er). */
@@ -8699,93 +8870,112 @@ static void tt__check_report_diff(const tt_graph *g, tt_check_report *report, in
     tt__put_f64(&b, er);
 }
 
-/* Compares what the node at position p wrote with the eager values ref (first difference
-   reported; every comparison counted). */
-static void tt__check_node(const tt_graph *g, int p, tt_tensor *const *ref, const int *stands_for, double atol,
-                           double rtol, tt_check_report *report) {
-    const int *outs;
-    int no = tt__node_outs(g, &g->tape.nodes[g->order[p]], &outs), j;
-    for (j = 0; j < no; j++) {
-        int v = outs[j], t = stands_for[outs[j]];
-        double ea, er;
-        if (t >= g->n_traced_values || !ref[t] || g->tape.values[t].kind != TT__V_NODE) continue;
-        report->compared++;
-        if (tt__compare(&g->rt[v], ref[t], atol, rtol, &ea, &er) || !report->ok) continue;
-        tt__check_report_diff(g, report, t, ea, er);
+/* ==========================================================================
+ * >>tools   printing graphs (text, Graphviz, the per-pass dump), tt_trace, the compile cache
+ * ========================================================================== */
+
+static void tt__put_node(tt__buf *b, const tt_graph *g, const tt__node *n, bool resolved);
+static void tt__put_type(tt__buf *b, const tt_tensor *t);
+static void tt__put_value(tt__buf *b, int v);
+static void tt__dot_value_node(tt__buf *b, const tt_graph *g, int v);
+static void tt__dot_op_node(tt__buf *b, const tt_graph *g, int v, int op, const char *indent);
+static void tt__dot_edge(tt__buf *b, int from, int to);
+static bool tt__graph_fits(const tt_graph *g, tt_tensor *const *inputs, int n);
+static tt_status tt__cc_fail(tt_compiled *cc, tt_status st, const char *fn, const char *msg);
+
+TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
+    char dummy[1];
+    tt__buf b;
+    int i, p, count;
+    if (!buf || size == 0) { buf = dummy; size = 1; }
+    tt__buf_init(&b, buf, size);
+    if (!g) return 1;
+    tt__put(&b, "graph(");
+    for (i = 0; i < g->tape.n_inputs; i++) {
+        const tt__value *v = &g->tape.values[g->tape.inputs[i]];
+        if (i) tt__put(&b, ", ");
+        tt__put_value(&b, g->tape.inputs[i]);
+        if (v->name[0]) { tt__put(&b, " '"); tt__put(&b, v->name); tt__putc(&b, '\''); }
+        tt__put(&b, ": ");
+        tt__put_type(&b, &v->meta);
     }
+    tt__put(&b, ") {\n");
+    count = g->compiled ? g->n_order : g->tape.n_nodes;
+    for (p = 0; p < count; p++) tt__put_node(&b, g, &g->tape.nodes[g->compiled ? g->order[p] : p], g->compiled);
+    tt__put(&b, "  return (");
+    for (i = 0; i < g->n_outputs; i++) {
+        if (i) tt__put(&b, ", ");
+        tt__put_value(&b, g->compiled ? tt__rv(g, g->outputs[i]) : g->outputs[i]);
+    }
+    tt__put(&b, ")\n}\n");
+    return b.total + 1;
 }
 
-/* The arguments of tt_graph_check; starts the report. */
-static tt_status tt__check_args(tt_graph *g, double atol, double rtol, tt_check_report *report) {
-    if (!report) return tt__gfail(g, TT_ERR_ARG, "tt_graph_check: report is NULL");
-    if (!(atol >= 0) || !(rtol >= 0))                  /* NaN fails both: then no value could differ */
-        return tt__gfail(g, TT_ERR_ARG, "tt_graph_check: atol is %g and rtol %g, expected both >= 0 (not NaN)", atol, rtol);
-    memset(report, 0, sizeof *report);
-    report->ok = true;
-    report->node = -1;
-    return TT_OK;
-}
-
-TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inputs, double atol, double rtol,
-                                tt_check_report *report) {
-    tt_ctx_desc d = tt_ctx_desc_default();
-    tt_tensor **ref;
-    int *stands_for;
-    tt_ctx *ctx;
-    int p;
-    if (!g) return TT_ERR_ARG;
-    if (tt__check_args(g, atol, rtol, report) != TT_OK) return g->err.status;
-    if (tt__graph_bind(g, "tt_graph_check", inputs, n_inputs) != TT_OK) return g->err.status;
-    tt__bind_params(g);
-    d.allocator = g->tape.alloc;
-    ctx = tt_ctx_create(&d);
-    ref = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->tape.n_values);
-    stands_for = (int *)tt__galloc(g, sizeof(int) * (size_t)g->tape.n_values);
-    if (!ctx || !ref || !stands_for) {
-        tt__gfail(g, TT_ERR_OOM, "tt_graph_check: out of memory");
-        goto done;
-    }
-    tt__check_stands_for(g, stands_for);
-    if (!tt__run_tape(g, ctx, inputs, ref)) {
-        tt__gfail(g, ctx->err.status != TT_OK ? ctx->err.status : TT_ERR_STATE, "tt_graph_check: the eager tape failed: %s",
-                  ctx->err.status != TT_OK ? ctx->err.msg : "?");
-        goto done;
-    }
-    for (p = 0; p < g->n_order; p++) {                 /* compiled, node by node, compared as it goes */
-        if (!tt__graph_exec_node(g, g->cpu.scratch, p, NULL) || g->cpu.scratch->err.status != TT_OK) {
-            tt__graph_node_failed(g, g->cpu.scratch, p);
-            break;
+/* One node as a line: "  %5 = tanh(%4) : f32[2,3]", or "  %5, %9 = fused{mul, add}(...)".
+   resolved: inputs after the passes' replacements (a compiled or compiling graph). */
+static void tt__put_node(tt__buf *b, const tt_graph *g, const tt__node *n, bool resolved) {
+    const tt__value *out = &g->tape.values[n->out];
+    int k, shown;
+    tt__put(b, "  ");
+    if (tt__is_fused(n)) {                             /* "%5, %9 = fused{mul, add, tanh}(...)" */
+        const struct tt__program *pr = &g->progs[n->a.i[0]];
+        for (k = 0; k < pr->n_out; k++) { if (k) tt__put(b, ", "); tt__put_value(b, pr->outs[k]); }
+        tt__put(b, " = fused{");
+        if (pr->head >= 0) { tt__put(b, tt__op_table[g->tape.nodes[pr->head].op].name); tt__put(b, " | "); }
+        for (k = 0; k < pr->n_members; k++) {
+            if (k) tt__put(b, ", ");
+            tt__put(b, tt__op_table[g->tape.nodes[pr->members[k]].op].name);
         }
-        tt__check_node(g, p, ref, stands_for, atol, rtol, report);
+        tt__putc(b, '}');
+    } else {
+        tt__put_value(b, n->out);
+        tt__put(b, " = ");
+        tt__put(b, tt__op_table[n->op].name);
     }
-    g->has_run = g->err.status == TT_OK;
-done:
-    tt_ctx_destroy(ctx);
-    tt__heap_free(&g->tape.alloc, ref);
-    tt__heap_free(&g->tape.alloc, stands_for);
-    return g->err.status;
+    tt__putc(b, '(');
+    for (k = 0, shown = 0; k < n->n_in; k++) {
+        int v = resolved ? tt__node_in(g, n, k) : g->tape.pool[n->in_at + k];
+        if (v < 0 && tt__is_fused(n)) continue;        /* the slot an epilogue head fills */
+        if (shown++) tt__put(b, ", ");
+        if (v < 0) { tt__put(b, "none"); continue; }
+        if (g->tape.values[v].kind == TT__V_PARAM) tt__put(b, "param ");
+        if (g->tape.values[v].kind == TT__V_CONST) tt__put(b, "const ");
+        tt__put_value(b, v);
+    }
+    tt__put(b, ") : ");
+    tt__put_type(b, &out->meta);
+    tt__putc(b, '\n');
 }
 
-/* ---- Graphviz ------------------------------------------------------------------------- */
-/* "f32[2,3]" is tt__put_type, below */
-static void tt__dot_value_node(tt__buf *b, const tt_graph *g, int v) {
-    const tt__value *val = &g->tape.values[v];
-    tt__put(b, "  v"); tt__put_i64(b, v); tt__put(b, " [label=\"%"); tt__put_i64(b, v);
-    if (val->kind == TT__V_INPUT) { tt__put(b, " input "); tt__put(b, val->name); }
-    if (val->kind == TT__V_PARAM) tt__put(b, " param");
-    if (val->kind == TT__V_CONST) tt__put(b, " const");
-    tt__put(b, "\\n"); tt__put_type(b, &val->meta);
-    tt__put(b, val->kind == TT__V_INPUT ? "\", shape=ellipse];\n" : "\", shape=note];\n");
+/* "f32[2,3]" */
+static void tt__put_type(tt__buf *b, const tt_tensor *t) {
+    tt__put(b, tt_dtype_name(t->dtype));
+    tt__put_shape(b, t);
 }
 
-static void tt__dot_op_node(tt__buf *b, const tt_graph *g, int v, int op, const char *indent) {
-    tt__put(b, indent); tt__put(b, "v"); tt__put_i64(b, v); tt__put(b, " [label=\"%"); tt__put_i64(b, v);
-    tt__put(b, " = "); tt__put(b, tt__op_table[op].name); tt__put(b, "\\n"); tt__put_type(b, &g->tape.values[v].meta);
-    tt__put(b, "\"];\n");
+static void tt__put_value(tt__buf *b, int v) {
+    tt__putc(b, '%');
+    tt__put_i64(b, v);
 }
 
-static void tt__dot_edge(tt__buf *b, int from, int to) {
-    tt__put(b, "  v"); tt__put_i64(b, from); tt__put(b, " -> v"); tt__put_i64(b, to); tt__put(b, ";\n");
+/* TT_DEBUG_PASSES: the graph after one pass, "-- after simplify: 12 nodes (2 removed)",
+   then its nodes (the live ones, or the order once it exists). */
+static void tt__dump_pass(const tt_graph *g, const char *pass, const bool *live, bool ordered, int removed) {
+#ifndef TT_NO_STDIO
+    char line[512];
+    tt__buf b;
+    int i, count = ordered ? g->n_order : g->tape.n_nodes;
+    printf("-- after %s: %d nodes (%d removed)\n", pass, tt__count_nodes(g, live, ordered), removed);
+    for (i = 0; i < count; i++) {
+        int node = ordered ? g->order[i] : i;
+        if (!ordered && !live[i]) continue;
+        tt__buf_init(&b, line, sizeof line);
+        tt__put_node(&b, g, &g->tape.nodes[node], true);
+        fputs(line, stdout);
+    }
+#else
+    (void)g; (void)pass; (void)live; (void)ordered; (void)removed;
+#endif
 }
 
 TT_API size_t tt_graph_dot(const tt_graph *g, char *buf, size_t size) {
@@ -8838,7 +9028,27 @@ TT_API size_t tt_graph_dot(const tt_graph *g, char *buf, size_t size) {
     return b.total + 1;
 }
 
-/* ---- tt_trace and the compile cache ------------------------------------------------ */
+/* "f32[2,3]" is tt__put_type, below */
+static void tt__dot_value_node(tt__buf *b, const tt_graph *g, int v) {
+    const tt__value *val = &g->tape.values[v];
+    tt__put(b, "  v"); tt__put_i64(b, v); tt__put(b, " [label=\"%"); tt__put_i64(b, v);
+    if (val->kind == TT__V_INPUT) { tt__put(b, " input "); tt__put(b, val->name); }
+    if (val->kind == TT__V_PARAM) tt__put(b, " param");
+    if (val->kind == TT__V_CONST) tt__put(b, " const");
+    tt__put(b, "\\n"); tt__put_type(b, &val->meta);
+    tt__put(b, val->kind == TT__V_INPUT ? "\", shape=ellipse];\n" : "\", shape=note];\n");
+}
+
+static void tt__dot_op_node(tt__buf *b, const tt_graph *g, int v, int op, const char *indent) {
+    tt__put(b, indent); tt__put(b, "v"); tt__put_i64(b, v); tt__put(b, " [label=\"%"); tt__put_i64(b, v);
+    tt__put(b, " = "); tt__put(b, tt__op_table[op].name); tt__put(b, "\\n"); tt__put_type(b, &g->tape.values[v].meta);
+    tt__put(b, "\"];\n");
+}
+
+static void tt__dot_edge(tt__buf *b, int from, int to) {
+    tt__put(b, "  v"); tt__put_i64(b, from); tt__put(b, " -> v"); tt__put_i64(b, to); tt__put(b, ";\n");
+}
+
 TT_API tt_graph *tt_trace(tt_ctx *ctx, tt_forward_fn fn, void *user, tt_tensor *const *inputs, int n_inputs) {
     tt_tensor *outs[16];
     tt_graph *g;
@@ -8901,24 +9111,6 @@ TT_API tt_compiled *tt_compiled_create(tt_forward_fn fn, void *user, tt_mode mod
     return cc;
 }
 
-/* Does graph g take inputs of these dtypes and shapes? */
-static bool tt__graph_fits(const tt_graph *g, tt_tensor *const *inputs, int n) {
-    int i;
-    if (g->tape.n_inputs != n) return false;
-    for (i = 0; i < n; i++) {
-        const tt_tensor *m = &g->tape.values[g->tape.inputs[i]].meta;
-        if (!inputs[i] || inputs[i]->dtype != m->dtype || !tt_same_shape(inputs[i], m)) return false;
-    }
-    return true;
-}
-
-/* Records "fn: msg" (msg may be the message of the context or graph that failed), if it is
-   the first error; returns cc's status. */
-static tt_status tt__cc_fail(tt_compiled *cc, tt_status st, const char *fn, const char *msg) {
-    tt__err_set(&cc->err, st, "%s: %s", fn, msg);
-    return cc->err.status;
-}
-
 TT_API tt_status tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, int n_inputs) {
     int i;
     tt_graph *g;
@@ -8960,6 +9152,24 @@ TT_API tt_status tt_compiled_run(tt_compiled *cc, tt_tensor *const *inputs, int 
     return TT_OK;
 }
 
+/* Does graph g take inputs of these dtypes and shapes? */
+static bool tt__graph_fits(const tt_graph *g, tt_tensor *const *inputs, int n) {
+    int i;
+    if (g->tape.n_inputs != n) return false;
+    for (i = 0; i < n; i++) {
+        const tt_tensor *m = &g->tape.values[g->tape.inputs[i]].meta;
+        if (!inputs[i] || inputs[i]->dtype != m->dtype || !tt_same_shape(inputs[i], m)) return false;
+    }
+    return true;
+}
+
+/* Records "fn: msg" (msg may be the message of the context or graph that failed), if it is
+   the first error; returns cc's status. */
+static tt_status tt__cc_fail(tt_compiled *cc, tt_status st, const char *fn, const char *msg) {
+    tt__err_set(&cc->err, st, "%s: %s", fn, msg);
+    return cc->err.status;
+}
+
 TT_API tt_tensor *tt_compiled_output(tt_compiled *cc, int i) {
     tt_graph *g;
     if (!cc) return NULL;
@@ -8984,101 +9194,6 @@ TT_API void tt_compiled_destroy(tt_compiled *cc) {
     if (!cc) return;
     for (i = 0; i < cc->n_graphs; i++) tt_graph_destroy(cc->graphs[i]);
     tt__heap_free(&cc->alloc, cc);
-}
-
-/* One node as a line: "  %5 = tanh(%4) : f32[2,3]", or "  %5, %9 = fused{mul, add}(...)".
-   resolved: inputs after the passes' replacements (a compiled or compiling graph). */
-static void tt__put_node(tt__buf *b, const tt_graph *g, const tt__node *n, bool resolved) {
-    const tt__value *out = &g->tape.values[n->out];
-    int k, shown;
-    tt__put(b, "  ");
-    if (tt__is_fused(n)) {                             /* "%5, %9 = fused{mul, add, tanh}(...)" */
-        const struct tt__program *pr = &g->progs[n->a.i[0]];
-        for (k = 0; k < pr->n_out; k++) { if (k) tt__put(b, ", "); tt__put_value(b, pr->outs[k]); }
-        tt__put(b, " = fused{");
-        if (pr->head >= 0) { tt__put(b, tt__op_table[g->tape.nodes[pr->head].op].name); tt__put(b, " | "); }
-        for (k = 0; k < pr->n_members; k++) {
-            if (k) tt__put(b, ", ");
-            tt__put(b, tt__op_table[g->tape.nodes[pr->members[k]].op].name);
-        }
-        tt__putc(b, '}');
-    } else {
-        tt__put_value(b, n->out);
-        tt__put(b, " = ");
-        tt__put(b, tt__op_table[n->op].name);
-    }
-    tt__putc(b, '(');
-    for (k = 0, shown = 0; k < n->n_in; k++) {
-        int v = resolved ? tt__node_in(g, n, k) : g->tape.pool[n->in_at + k];
-        if (v < 0 && tt__is_fused(n)) continue;        /* the slot an epilogue head fills */
-        if (shown++) tt__put(b, ", ");
-        if (v < 0) { tt__put(b, "none"); continue; }
-        if (g->tape.values[v].kind == TT__V_PARAM) tt__put(b, "param ");
-        if (g->tape.values[v].kind == TT__V_CONST) tt__put(b, "const ");
-        tt__put_value(b, v);
-    }
-    tt__put(b, ") : ");
-    tt__put_type(b, &out->meta);
-    tt__putc(b, '\n');
-}
-
-/* TT_DEBUG_PASSES: the graph after one pass, "-- after simplify: 12 nodes (2 removed)",
-   then its nodes (the live ones, or the order once it exists). */
-static void tt__dump_pass(const tt_graph *g, const char *pass, const bool *live, bool ordered, int removed) {
-#ifndef TT_NO_STDIO
-    char line[512];
-    tt__buf b;
-    int i, count = ordered ? g->n_order : g->tape.n_nodes;
-    printf("-- after %s: %d nodes (%d removed)\n", pass, tt__count_nodes(g, live, ordered), removed);
-    for (i = 0; i < count; i++) {
-        int node = ordered ? g->order[i] : i;
-        if (!ordered && !live[i]) continue;
-        tt__buf_init(&b, line, sizeof line);
-        tt__put_node(&b, g, &g->tape.nodes[node], true);
-        fputs(line, stdout);
-    }
-#else
-    (void)g; (void)pass; (void)live; (void)ordered; (void)removed;
-#endif
-}
-
-/* "f32[2,3]" */
-static void tt__put_type(tt__buf *b, const tt_tensor *t) {
-    tt__put(b, tt_dtype_name(t->dtype));
-    tt__put_shape(b, t);
-}
-
-static void tt__put_value(tt__buf *b, int v) {
-    tt__putc(b, '%');
-    tt__put_i64(b, v);
-}
-
-TT_API size_t tt_graph_str(const tt_graph *g, char *buf, size_t size) {
-    char dummy[1];
-    tt__buf b;
-    int i, p, count;
-    if (!buf || size == 0) { buf = dummy; size = 1; }
-    tt__buf_init(&b, buf, size);
-    if (!g) return 1;
-    tt__put(&b, "graph(");
-    for (i = 0; i < g->tape.n_inputs; i++) {
-        const tt__value *v = &g->tape.values[g->tape.inputs[i]];
-        if (i) tt__put(&b, ", ");
-        tt__put_value(&b, g->tape.inputs[i]);
-        if (v->name[0]) { tt__put(&b, " '"); tt__put(&b, v->name); tt__putc(&b, '\''); }
-        tt__put(&b, ": ");
-        tt__put_type(&b, &v->meta);
-    }
-    tt__put(&b, ") {\n");
-    count = g->compiled ? g->n_order : g->tape.n_nodes;
-    for (p = 0; p < count; p++) tt__put_node(&b, g, &g->tape.nodes[g->compiled ? g->order[p] : p], g->compiled);
-    tt__put(&b, "  return (");
-    for (i = 0; i < g->n_outputs; i++) {
-        if (i) tt__put(&b, ", ");
-        tt__put_value(&b, g->compiled ? tt__rv(g, g->outputs[i]) : g->outputs[i]);
-    }
-    tt__put(&b, ")\n}\n");
-    return b.total + 1;
 }
 
 /* ==========================================================================
