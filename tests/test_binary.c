@@ -16,55 +16,9 @@
 
 /* f16/bf16 references: tu_small_decode / tu_small_encode in test_util.h. */
 
-
 static int bi_is_nan_bits(unsigned bits, int ebits, int mbits) {
     unsigned emax = (1u << ebits) - 1u;
     return ((bits >> mbits) & emax) == emax && (bits & ((1u << mbits) - 1u)) != 0;
-}
-
-static const char *bi_dtname(tt_dtype dt) {
-    switch (dt) {
-    case TT_F32: return "f32";
-    case TT_F16: return "f16";
-    case TT_BF16: return "bf16";
-    case TT_I32: return "i32";
-    default: return "bool";
-    }
-}
-
-static long long bi_numel(int ndim, const int64_t *shape) {
-    long long n = 1;
-    int i;
-    for (i = 0; i < ndim; i++) n *= shape[i];
-    return n;
-}
-
-/* A new contiguous tensor of dtype dt from vals; vals gets back the exact stored values
-   (f16/bf16 rounding through f32, i32 to nearest integer, bool nonzero -> 1). */
-static tt_tensor *bi_make(tt_ctx *c, tt_dtype dt, int ndim, const int64_t *shape, double *vals) {
-    long long n = bi_numel(ndim, shape), i;
-    void *buf = malloc(4 * (size_t)(n > 0 ? n : 1));
-    tt_tensor *t;
-    if (!buf) return NULL;
-    for (i = 0; i < n; i++) {
-        double v = vals[i];
-        switch (dt) {
-        case TT_F32: { float f = (float)v; ((float *)buf)[i] = f; vals[i] = (double)f; } break;
-        case TT_F16: {
-            unsigned h = tu_small_encode((double)(float)v, 5, 10);
-            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = tu_small_decode(h, 5, 10);
-        } break;
-        case TT_BF16: {
-            unsigned h = tu_small_encode((double)(float)v, 8, 7);
-            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = tu_small_decode(h, 8, 7);
-        } break;
-        case TT_I32: { int32_t k = (int32_t)floor(v + 0.5); ((int32_t *)buf)[i] = k; vals[i] = (double)k; } break;
-        default: { uint8_t b = (uint8_t)(v != 0.0); ((uint8_t *)buf)[i] = b; vals[i] = (double)b; } break;
-        }
-    }
-    t = tt_from_data(c, dt, ndim, shape, buf);
-    free(buf);
-    return t;
 }
 
 /* Random data of three kinds: 0 continuous in [-2,2); 1 half-integers in [-2,2] (many ties
@@ -94,13 +48,13 @@ static void bi_free(bi_operand *o) { free(o->v); o->v = NULL; }
 
 static bi_operand bi_contig(tt_ctx *c, tt_dtype dt, int ndim, const int64_t *shape, unsigned long long seed, int mode) {
     bi_operand o;
-    long long n = bi_numel(ndim, shape);
+    long long n = tu_numel(ndim, shape);
     int i;
     o.ndim = ndim;
     for (i = 0; i < ndim; i++) o.shape[i] = shape[i];
     o.v = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     bi_fill(o.v, n, seed, mode);
-    o.t = bi_make(c, dt, ndim, shape, o.v);
+    o.t = tu_tensor_dt(c, dt, ndim, shape, o.v);
     return o;
 }
 
@@ -141,7 +95,7 @@ static bi_operand bi_permuted3(tt_ctx *c, tt_dtype dt, const int64_t *shape, uns
 static bi_operand bi_expanded(tt_ctx *c, tt_dtype dt, int ndim, const int64_t *sshape, const int64_t *shape,
                               unsigned long long seed, int mode) {
     bi_operand s, o;
-    long long n = bi_numel(ndim, shape), i;
+    long long n = tu_numel(ndim, shape), i;
     int d;
     s = bi_contig(c, dt, ndim, sshape, seed, mode);
     o.t = tt_expand(c, s.t, ndim, shape);
@@ -255,17 +209,6 @@ static long long bi_src_index(long long i, int nout, const int64_t *out, int ns,
     return si;
 }
 
-/* Result r has dtype dt and shape (ndim, shape). */
-static int bi_check_meta(const tt_tensor *r, tt_dtype dt, int ndim, const int64_t *shape) {
-    int ok = 1, i;
-    if (!CHECK(r != NULL)) return 0;
-    ok &= CHECK_EQ_INT(r->dtype, dt);
-    ok &= CHECK_EQ_INT(r->ndim, ndim);
-    if (r->ndim == ndim) for (i = 0; i < ndim; i++) ok &= CHECK_EQ_INT(r->shape[i], shape[i]);
-    ok &= CHECK_EQ_INT(r->numel, bi_numel(ndim, shape));
-    return ok;
-}
-
 /* A bool result's bytes are all 0 or 1. */
 static int bi_check_bool_bytes(const tt_tensor *r) {
     const uint8_t *p;
@@ -285,11 +228,11 @@ static void bi_check_op(tt_ctx *c, const bi_op *op, const bi_operand *A, const b
     if (!CHECK(A->t != NULL && B->t != NULL && nout >= 0)) { printf("      setup failed: %s\n", what); tt_clear_error(c); return; }
     r = op->fn(c, A->t, B->t);
     CHECK_GUARDS(c);
-    ok = bi_check_meta(r, op->boolean ? TT_BOOL : TT_F32, nout, out);
+    ok = CHECK_META(r, op->boolean ? TT_BOOL : TT_F32, nout, out);
     if (ok) {
         float *got = tu_values(c, r);
         double *want;
-        n = bi_numel(nout, out);
+        n = tu_numel(nout, out);
         want = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
         for (i = 0; i < n; i++)   /* rounded to f32 like the result (overflow to inf, subnormals) */
             want[i] = (double)(float)op->ref(A->v[bi_src_index(i, nout, out, A->ndim, A->shape)],
@@ -482,7 +425,7 @@ static void test_binary_empty(void) {
     int k;
     for (k = 0; k < BI_NOPS; k++) {
         tt_dtype dt = bi_ops[k].boolean ? TT_BOOL : TT_F32;
-        if (!bi_check_meta(bi_ops[k].fn(c, e2, o), dt, 2, s03) || !bi_check_meta(bi_ops[k].fn(c, e1, sc), dt, 1, s0))
+        if (!CHECK_META(bi_ops[k].fn(c, e2, o), dt, 2, s03) || !CHECK_META(bi_ops[k].fn(c, e1, sc), dt, 1, s0))
             printf("      %s on empty operands: %s\n", bi_ops[k].name, tt_error(c) ? tt_error(c) : "(no error)");
         tt_clear_error(c);
         /* 0 and 2 do not broadcast */
@@ -520,7 +463,7 @@ static void test_binary_dtype_pairs(void) {
         tt_scope sc = tt_scope_begin(c);
         A = bi_contig(c, (tt_dtype)da, 2, sa, (unsigned long long)(100 * mode + 10 * da + db + 1), mode);
         B = bi_contig(c, (tt_dtype)db, 2, sb, (unsigned long long)(100 * mode + 10 * da + db + 501), mode);
-        snprintf(label, sizeof label, "%s [3,1] x %s [1,5], %s data", bi_dtname((tt_dtype)da), bi_dtname((tt_dtype)db),
+        snprintf(label, sizeof label, "%s [3,1] x %s [1,5], %s data", tu_dtname((tt_dtype)da), tu_dtname((tt_dtype)db),
                  bi_mode_names[mode]);
         for (k = 0; k < BI_NOPS; k++) bi_check_op(c, &bi_ops[k], &A, &B, label);
         bi_free(&A);
@@ -534,7 +477,7 @@ static void test_binary_dtype_pairs(void) {
         long long i;
         A = bi_contig(c, TT_I32, 1, sh, 3, BI_CONT);
         for (i = 0; i < 1001; i++) A.v[i] = floor(A.v[i] * 1000.0);
-        A.t = bi_make(c, TT_I32, 1, sh, A.v);
+        A.t = tu_tensor_dt(c, TT_I32, 1, sh, A.v);
         B = bi_contig(c, TT_I32, 1, sh, 4, BI_HALF);
         for (k = 0; k < BI_NOPS; k++) bi_check_op(c, &bi_ops[k], &A, &B, "i32 [1001] x i32 [1001]");
         bi_free(&A); bi_free(&B);
@@ -560,8 +503,8 @@ static void test_binary_special_values(void) {
     A.ndim = 2; A.shape[0] = 9; A.shape[1] = 1; A.v = (double *)malloc(sizeof(double) * 9);
     B.ndim = 2; B.shape[0] = 1; B.shape[1] = 9; B.v = (double *)malloc(sizeof(double) * 9);
     memcpy(A.v, sv, sizeof sv); memcpy(B.v, sv, sizeof sv);
-    A.t = bi_make(c, TT_F32, 2, sa, A.v);
-    B.t = bi_make(c, TT_F32, 2, sb, B.v);
+    A.t = tu_tensor_dt(c, TT_F32, 2, sa, A.v);
+    B.t = tu_tensor_dt(c, TT_F32, 2, sb, B.v);
     for (k = 0; k < BI_NOPS; k++) {
         if (bi_ops[k].fn == tt_pow || bi_ops[k].fn == tt_maximum || bi_ops[k].fn == tt_minimum) continue;
         bi_check_op(c, &bi_ops[k], &A, &B, "special values [9,1] x [1,9]");
@@ -573,7 +516,7 @@ static void test_binary_special_values(void) {
         int64_t s4[1] = {4};
         A.ndim = 1; A.shape[0] = 4; A.v = (double *)malloc(sizeof x); memcpy(A.v, x, sizeof x);
         B.ndim = 1; B.shape[0] = 4; B.v = (double *)malloc(sizeof y); memcpy(B.v, y, sizeof y);
-        A.t = bi_make(c, TT_F32, 1, s4, A.v); B.t = bi_make(c, TT_F32, 1, s4, B.v);
+        A.t = tu_tensor_dt(c, TT_F32, 1, s4, A.v); B.t = tu_tensor_dt(c, TT_F32, 1, s4, B.v);
         for (k = 0; k < BI_NOPS; k++)
             if (bi_ops[k].fn == tt_maximum || bi_ops[k].fn == tt_minimum) bi_check_op(c, &bi_ops[k], &A, &B, "max/min with inf");
         bi_free(&A); bi_free(&B);
@@ -586,7 +529,7 @@ static void test_binary_special_values(void) {
         tt_tensor *ta = tt_from_data(c, TT_F32, 1, s5, x), *tb = tt_from_data(c, TT_F32, 1, s5, y);
         tt_tensor *rmax = tt_maximum(c, ta, tb), *rmin = tt_minimum(c, ta, tb);
         CHECK_GUARDS(c);
-        if (bi_check_meta(rmax, TT_F32, 1, s5) && bi_check_meta(rmin, TT_F32, 1, s5)) {
+        if (CHECK_META(rmax, TT_F32, 1, s5) && CHECK_META(rmin, TT_F32, 1, s5)) {
             float *gx = tu_values(c, rmax), *gn = tu_values(c, rmin);
             int i;
             for (i = 0; i < 4; i++) { CHECK(isnan(gx[i])); CHECK(isnan(gn[i])); }
@@ -602,7 +545,7 @@ static void test_binary_special_values(void) {
         int64_t s8[1] = {8};
         A.ndim = 1; A.shape[0] = 8; A.v = (double *)malloc(sizeof x); memcpy(A.v, x, sizeof x);
         B.ndim = 1; B.shape[0] = 8; B.v = (double *)malloc(sizeof y); memcpy(B.v, y, sizeof y);
-        A.t = bi_make(c, TT_F32, 1, s8, A.v); B.t = bi_make(c, TT_F32, 1, s8, B.v);
+        A.t = tu_tensor_dt(c, TT_F32, 1, s8, A.v); B.t = tu_tensor_dt(c, TT_F32, 1, s8, B.v);
         bi_check_op(c, &bi_ops[4], &A, &B, "pow special cases");
         bi_free(&A); bi_free(&B);
     }
@@ -639,8 +582,8 @@ static void test_binary_scalar_forms(void) {
         }
         r = fns[f](c, X.t, scalars[ki]);
         CHECK_GUARDS(c);
-        if (bi_check_meta(r, TT_F32, X.ndim, X.shape)) {
-            long long m = bi_numel(X.ndim, X.shape);
+        if (CHECK_META(r, TT_F32, X.ndim, X.shape)) {
+            long long m = tu_numel(X.ndim, X.shape);
             float *got = tu_values(c, r);
             double *want = (double *)malloc(sizeof(double) * (size_t)m);
             for (i = 0; i < m; i++)
@@ -663,7 +606,7 @@ static void test_binary_scalar_forms(void) {
             tt_tensor *r = fns[f](c, x, 0.25f);
             double want = f == 0 ? 1.75 : (f == 1 ? 1.25 : (f == 2 ? 0.375 : 6.0));
             CHECK_GUARDS(c);
-            if (bi_check_meta(r, TT_F32, 0, NULL)) CHECK_NEAR(tt_item(c, r), want, 0, 0);
+            if (CHECK_META(r, TT_F32, 0, NULL)) CHECK_NEAR(tt_item(c, r), want, 0, 0);
         }
     }
     CHECK_NO_ERROR(c);
@@ -690,20 +633,20 @@ static void test_binary_logical(void) {
                 X = bi_contig(c, (tt_dtype)dt, 1, sh, (unsigned long long)(dt + 1), BI_HALF);
                 if (dt != TT_I32 && dt != TT_BOOL) {   /* plant special values */
                     memcpy(X.v, sv, sizeof sv);
-                    X.t = bi_make(c, (tt_dtype)dt, 1, sh, X.v);
+                    X.t = tu_tensor_dt(c, (tt_dtype)dt, 1, sh, X.v);
                 }
             } else {
                 X = bi_transposed(c, (tt_dtype)dt, 7, 5, (unsigned long long)(dt + 11), BI_HALF);
             }
             r = tt_logical_not(c, X.t);
             CHECK_GUARDS(c);
-            if (bi_check_meta(r, TT_BOOL, X.ndim, X.shape)) {
-                long long m = bi_numel(X.ndim, X.shape), i;
+            if (CHECK_META(r, TT_BOOL, X.ndim, X.shape)) {
+                long long m = tu_numel(X.ndim, X.shape), i;
                 float *got = tu_values(c, r);
                 double *want = (double *)malloc(sizeof(double) * (size_t)m);
                 for (i = 0; i < m; i++) want[i] = X.v[i] == 0.0 ? 1.0 : 0.0;
                 if (!CHECK_ALLCLOSE(got, want, m, 0, 0) || !bi_check_bool_bytes(r))
-                    printf("      tt_logical_not on %s (%s)\n", bi_dtname((tt_dtype)dt), w ? "transposed" : "contiguous");
+                    printf("      tt_logical_not on %s (%s)\n", tu_dtname((tt_dtype)dt), w ? "transposed" : "contiguous");
                 free(got);
                 free(want);
             } else {
@@ -717,7 +660,7 @@ static void test_binary_logical(void) {
     {
         tt_tensor *r = tt_logical_not(c, tt_scalar(c, 0.0f));
         CHECK_GUARDS(c);
-        if (bi_check_meta(r, TT_BOOL, 0, NULL)) CHECK_NEAR(tt_item(c, r), 1.0, 0, 0);
+        if (CHECK_META(r, TT_BOOL, 0, NULL)) CHECK_NEAR(tt_item(c, r), 1.0, 0, 0);
     }
     /* and / or with special values, f32 [7,1] x f16 [1,7] */
     {
@@ -725,8 +668,8 @@ static void test_binary_logical(void) {
         int64_t sa[2] = {7, 1}, sb[2] = {1, 7};
         A.ndim = 2; A.shape[0] = 7; A.shape[1] = 1; A.v = (double *)malloc(sizeof sv); memcpy(A.v, sv, sizeof sv);
         B.ndim = 2; B.shape[0] = 1; B.shape[1] = 7; B.v = (double *)malloc(sizeof sv); memcpy(B.v, sv, sizeof sv);
-        A.t = bi_make(c, TT_F32, 2, sa, A.v);
-        B.t = bi_make(c, TT_F16, 2, sb, B.v);
+        A.t = tu_tensor_dt(c, TT_F32, 2, sa, A.v);
+        B.t = tu_tensor_dt(c, TT_F16, 2, sb, B.v);
         for (k = 0; k < BI_NOPS; k++)
             if (bi_ops[k].fn == tt_logical_and || bi_ops[k].fn == tt_logical_or)
                 bi_check_op(c, &bi_ops[k], &A, &B, "specials f32 [7,1] x f16 [1,7]");
@@ -743,14 +686,14 @@ static void test_binary_logical(void) {
 /* A bool operand with random 0/1 values. */
 static bi_operand bi_cond(tt_ctx *c, int ndim, const int64_t *shape, unsigned long long seed) {
     bi_operand o;
-    long long n = bi_numel(ndim, shape), i;
+    long long n = tu_numel(ndim, shape), i;
     int d;
     o.ndim = ndim;
     for (d = 0; d < ndim; d++) o.shape[d] = shape[d];
     o.v = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     tu_uniform(o.v, n, seed, 0.0, 1.0);
     for (i = 0; i < n; i++) o.v[i] = o.v[i] < 0.5 ? 0.0 : 1.0;
-    o.t = bi_make(c, TT_BOOL, ndim, shape, o.v);
+    o.t = tu_tensor_dt(c, TT_BOOL, ndim, shape, o.v);
     return o;
 }
 
@@ -764,9 +707,9 @@ static void bi_check_where(tt_ctx *c, const bi_operand *C, const bi_operand *A, 
     if (!CHECK(C->t && A->t && B->t && nout >= 0)) { printf("      setup failed: %s\n", what); tt_clear_error(c); return; }
     r = tt_where(c, C->t, A->t, B->t);
     CHECK_GUARDS(c);
-    ok = bi_check_meta(r, want_dt, nout, out);
+    ok = CHECK_META(r, want_dt, nout, out);
     if (ok) {
-        long long n = bi_numel(nout, out), i;
+        long long n = tu_numel(nout, out), i;
         float *got = tu_values(c, r);
         double *want = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
         for (i = 0; i < n; i++) {
@@ -828,7 +771,7 @@ static void test_binary_where_broadcast(void) {
         int v;
         for (v = 0; v < 2; v++) {
             C = bi_cond(c, 0, NULL, (unsigned long long)(10 + v));
-            C.v[0] = (double)v; C.t = bi_make(c, TT_BOOL, 0, NULL, C.v);
+            C.v[0] = (double)v; C.t = tu_tensor_dt(c, TT_BOOL, 0, NULL, C.v);
             A = bi_contig(c, TT_F32, 1, sa, 11, BI_CONT); B = bi_contig(c, TT_F32, 1, sb, 12, BI_CONT);
             bi_check_where(c, &C, &A, &B, TT_F32, "cond [], a [1001], b [1]");
             bi_free(&C); bi_free(&A); bi_free(&B);
@@ -863,7 +806,7 @@ static void test_binary_where_broadcast(void) {
         C.ndim = 2; C.shape[0] = 7; C.shape[1] = 5;
         C.v = (double *)malloc(sizeof(double) * 35);
         for (i = 0; i < 7; i++) for (j = 0; j < 5; j++) C.v[i * 5 + j] = sv[(2 * i + 1) * 5 + j];
-        C.t = tt_slice(c, bi_make(c, TT_BOOL, 2, ss, sv), 0, 1, 15, 2);
+        C.t = tt_slice(c, tu_tensor_dt(c, TT_BOOL, 2, ss, sv), 0, 1, 15, 2);
         A = bi_transposed(c, TT_I32, 7, 5, 26, BI_HALF);
         B = bi_sliced(c, TT_I32, 7, 5, 27, BI_HALF);
         bi_check_where(c, &C, &A, &B, TT_I32, "cond slice, a i32 transposed, b i32 slice");
@@ -895,10 +838,10 @@ static void test_binary_where_dtypes(void) {
         int64_t sc[2] = {3, 1}, sa[2] = {1, 7}, sb[1] = {7};
         tt_scope sc_ = tt_scope_begin(c);
         C = bi_cond(c, 2, sc, (unsigned long long)(da * 5 + db + 1));
-        C.v[0] = 1.0; C.v[1] = 0.0; C.t = bi_make(c, TT_BOOL, 2, sc, C.v);
+        C.v[0] = 1.0; C.v[1] = 0.0; C.t = tu_tensor_dt(c, TT_BOOL, 2, sc, C.v);
         A = bi_contig(c, (tt_dtype)da, 2, sa, (unsigned long long)(da * 5 + db + 50), da == TT_I32 ? BI_HALF : BI_CONT);
         B = bi_contig(c, (tt_dtype)db, 1, sb, (unsigned long long)(da * 5 + db + 90), db == TT_I32 ? BI_HALF : BI_CONT);
-        snprintf(label, sizeof label, "cond bool [3,1], a %s [1,7], b %s [7]", bi_dtname((tt_dtype)da), bi_dtname((tt_dtype)db));
+        snprintf(label, sizeof label, "cond bool [3,1], a %s [1,7], b %s [7]", tu_dtname((tt_dtype)da), tu_dtname((tt_dtype)db));
         bi_check_where(c, &C, &A, &B, da == db ? (tt_dtype)da : TT_F32, label);
         bi_free(&C); bi_free(&A); bi_free(&B);
         tt_scope_end(c, sc_);
@@ -912,7 +855,7 @@ static void test_binary_where_dtypes(void) {
         tt_tensor *C = tt_from_data(c, TT_BOOL, 1, s, cv), *A = tt_from_data(c, TT_I32, 1, s, av),
                   *B = tt_from_data(c, TT_I32, 1, s, bv), *r = tt_where(c, C, A, B);
         CHECK_GUARDS(c);
-        if (bi_check_meta(r, TT_I32, 1, s) && CHECK(tt_is_contiguous(r))) {
+        if (CHECK_META(r, TT_I32, 1, s) && CHECK(tt_is_contiguous(r))) {
             const int32_t *p = (const int32_t *)tt_data(r);
             int i;
             for (i = 0; i < 5; i++) CHECK_EQ_INT(p[i], cv[i] ? av[i] : bv[i]);
@@ -927,7 +870,7 @@ static void test_binary_where_dtypes(void) {
         tt_tensor *C = tt_from_data(c, TT_BOOL, 1, s, cv), *A = tt_from_data(c, TT_F16, 1, s, av),
                   *B = tt_from_data(c, TT_F16, 1, s, bv), *r = tt_where(c, C, A, B);
         CHECK_GUARDS(c);
-        if (bi_check_meta(r, TT_F16, 1, s) && CHECK(tt_is_contiguous(r))) {
+        if (CHECK_META(r, TT_F16, 1, s) && CHECK(tt_is_contiguous(r))) {
             const uint16_t *p = (const uint16_t *)tt_data(r);
             int i;
             for (i = 0; i < 6; i++) {
@@ -1061,17 +1004,17 @@ static double bi_cast_got(const tt_tensor *r, tt_dtype dst, long long i) {
 static void bi_check_cast(tt_ctx *c, tt_tensor *x, const double *v, int ndim, const int64_t *shape,
                           tt_dtype src, tt_dtype dst, const char *layout) {
     tt_tensor *r = tt_cast(c, x, dst);
-    long long n = bi_numel(ndim, shape), i, bad = 0, first = -1;
+    long long n = tu_numel(ndim, shape), i, bad = 0, first = -1;
     CHECK_GUARDS(c);
-    if (!bi_check_meta(r, dst, ndim, shape) || !CHECK(tt_is_contiguous(r))) {
-        printf("      tt_cast %s -> %s (%s): %s\n", bi_dtname(src), bi_dtname(dst), layout, tt_error(c) ? tt_error(c) : "(no error)");
+    if (!CHECK_META(r, dst, ndim, shape) || !CHECK(tt_is_contiguous(r))) {
+        printf("      tt_cast %s -> %s (%s): %s\n", tu_dtname(src), tu_dtname(dst), layout, tt_error(c) ? tt_error(c) : "(no error)");
         tt_clear_error(c);
         return;
     }
     for (i = 0; i < n; i++) if (!bi_cast_elem_ok(r, dst, i, v[i])) { if (first < 0) first = i; bad++; }
     if (!CHECK_EQ_INT(bad, 0))
-        printf("      tt_cast %s -> %s (%s): %lld of %lld wrong; first [%lld]: source %.9g, got %.9g\n", bi_dtname(src),
-               bi_dtname(dst), layout, bad, n, first, v[first], bi_cast_got(r, dst, first));
+        printf("      tt_cast %s -> %s (%s): %lld of %lld wrong; first [%lld]: source %.9g, got %.9g\n", tu_dtname(src),
+               tu_dtname(dst), layout, bad, n, first, v[first], bi_cast_got(r, dst, first));
     if (src == dst && x->numel > 0) {                /* a copy, not the same storage */
         CHECK(r != x);
         CHECK(tt_data(r) != tt_data(x));
@@ -1147,10 +1090,10 @@ static void test_binary_cast_by_hand(void) {
         CHECK_EQ_INT(tu_small_encode((double)in[i], 5, 10), want16[i]);
         CHECK_EQ_INT(tu_small_encode((double)in[i], 8, 7), wantb[i]);
     }
-    if (bi_check_meta(r16, TT_F16, 1, s) && CHECK(tt_is_contiguous(r16)))
+    if (CHECK_META(r16, TT_F16, 1, s) && CHECK(tt_is_contiguous(r16)))
         for (i = 0; i < 12; i++)
             if (!CHECK_EQ_INT(((const uint16_t *)tt_data(r16))[i], want16[i])) printf("      f32 %.9g -> f16\n", (double)in[i]);
-    if (bi_check_meta(rb, TT_BF16, 1, s) && CHECK(tt_is_contiguous(rb)))
+    if (CHECK_META(rb, TT_BF16, 1, s) && CHECK(tt_is_contiguous(rb)))
         for (i = 0; i < 12; i++)
             if (!CHECK_EQ_INT(((const uint16_t *)tt_data(rb))[i], wantb[i])) printf("      f32 %.9g -> bf16\n", (double)in[i]);
     /* f32 -> i32 truncates toward zero and saturates */
@@ -1162,7 +1105,7 @@ static void test_binary_cast_by_hand(void) {
         int64_t s11[1] = {11};
         tt_tensor *r = tt_cast(c, tt_from_data(c, TT_F32, 1, s11, fi), TT_I32);
         CHECK_GUARDS(c);
-        if (bi_check_meta(r, TT_I32, 1, s11) && CHECK(tt_is_contiguous(r)))
+        if (CHECK_META(r, TT_I32, 1, s11) && CHECK(tt_is_contiguous(r)))
             for (i = 0; i < 11; i++)
                 if (!CHECK_EQ_INT(((const int32_t *)tt_data(r))[i], wi[i])) printf("      f32 %.9g -> i32\n", (double)fi[i]);
     }
@@ -1172,7 +1115,7 @@ static void test_binary_cast_by_hand(void) {
         int64_t s3[1] = {3};
         tt_tensor *r = tt_cast(c, tt_from_data(c, TT_F32, 1, s3, nanv), TT_I32);
         CHECK_GUARDS(c);
-        if (bi_check_meta(r, TT_I32, 1, s3)) CHECK_EQ_INT(((const int32_t *)tt_data(r))[2], 1);
+        if (CHECK_META(r, TT_I32, 1, s3)) CHECK_EQ_INT(((const int32_t *)tt_data(r))[2], 1);
     }
     CHECK_NO_ERROR(c);
     tt_ctx_destroy(c);
@@ -1241,7 +1184,7 @@ static void test_binary_where_bad_cond(void) {
         CHECK(tt_where(c, cond, a, b) == NULL);
         CHECK_GUARDS(c);
         CHECK_STR_CONTAINS(tt_error(c), "tt_where:");
-        if (!CHECK_ERROR(c, TT_ERR_DTYPE, bi_dtname(bad[k]))) printf("      cond dtype %s\n", bi_dtname(bad[k]));
+        if (!CHECK_ERROR(c, TT_ERR_DTYPE, tu_dtname(bad[k]))) printf("      cond dtype %s\n", tu_dtname(bad[k]));
     }
     tt_ctx_destroy(c);
 }
@@ -1289,9 +1232,7 @@ static void test_binary_cast_bad_dtype(void) {
     tt_tensor *a = tt_ones(c, TT_F32, 1, s);
     CHECK(tt_cast(c, a, TT_DTYPE_COUNT) == NULL);
     CHECK_GUARDS(c);
-    CHECK(tt_ctx_status(c) == TT_ERR_DTYPE || tt_ctx_status(c) == TT_ERR_ARG);
-    CHECK_STR_CONTAINS(tt_error(c), "tt_cast:");
-    tt_clear_error(c);
+    CHECK_ERROR_EITHER(c, TT_ERR_DTYPE, TT_ERR_ARG, "tt_cast:");
     CHECK(tt_cast(c, a, (tt_dtype)7) == NULL);
     CHECK_STR_CONTAINS(tt_error(c), "tt_cast:");
     tt_clear_error(c);

@@ -9,53 +9,6 @@
 
 /* ---- helpers ------------------------------------------------------------------------------ */
 
-static long long cv_numel(int ndim, const int64_t *shape) {
-    long long n = 1;
-    int i;
-    for (i = 0; i < ndim; i++) n *= shape[i];
-    return n;
-}
-
-/* A random contiguous f32 tensor with values in [lo,hi); *vals (malloc'd) gets them. */
-static tt_tensor *cv_rand(tt_ctx *c, int ndim, const int64_t *shape, unsigned long long seed, double lo,
-                          double hi, double **vals) {
-    long long n = cv_numel(ndim, shape);
-    double *v = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
-    tu_uniform(v, n, seed, lo, hi);
-    *vals = v;
-    return tu_tensor(c, ndim, shape, v);
-}
-
-static int cv_shape_is(const tt_tensor *t, int ndim, const int64_t *shape, const char *file, int line) {
-    int i;
-    if (!t) return tt_test__fail(file, line, "result tensor is NULL");
-    if (!tt_test__eq_int(t->ndim, ndim, file, line, "ndim", "expected ndim")) return 0;
-    for (i = 0; i < ndim; i++)
-        if (!tt_test__eq_int(t->shape[i], shape[i], file, line, "shape[i]", "expected shape[i]")) return 0;
-    return 1;
-}
-
-/* Every element of t within tol[i] (or atol when tol is NULL) + rtol*|want| of want[i]. */
-static int cv_close(tt_ctx *c, const tt_tensor *t, const double *want, const double *tol, double atol,
-                    double rtol, long long n, const char *file, int line) {
-    float *got;
-    long long i, bad = 0, first = -1;
-    if (!t) return tt_test__fail(file, line, "result tensor is NULL");
-    if (!tt_test__eq_int(t->numel, n, file, line, "numel", "expected numel")) return 0;
-    got = tu_values(c, t);
-    if (!got) return tt_test__fail(file, line, "tu_values failed");
-    for (i = 0; i < n; i++) {
-        double lim = (tol ? tol[i] : atol) + rtol * fabs(want[i]);
-        if (!(fabs((double)got[i] - want[i]) <= lim)) { if (first < 0) first = i; bad++; }
-    }
-    if (bad) {
-        printf("    %s:%d: %lld of %lld elements differ; first at flat index %lld\n", file, line, bad, n, first);
-        tt_test__near((double)got[first], want[first], (tol ? tol[first] : atol), rtol, file, line, "got", "want");
-    }
-    free(got);
-    return bad == 0;
-}
-
 /* Direct convolution: x [N,C,H,W] (logical, row-major), w [O,C/groups,KH,KW], bias [O] or NULL.
    Returns the output count and writes OH, OW; out and tol are malloc'd. */
 static long long cv_ref_conv2d(const double *x, int64_t N, int64_t C, int64_t H, int64_t W,
@@ -111,9 +64,9 @@ static void cv_run_case(const cv_case *k, unsigned long long seed, const char *f
     xs[0] = k->N; xs[1] = k->C; xs[2] = k->H; xs[3] = k->W;
     ws[0] = k->O; ws[1] = k->C / k->groups; ws[2] = k->KH; ws[3] = k->KW;
     bs[0] = k->O;
-    x = cv_rand(c, 4, xs, seed, -1.0, 1.0, &vx);
-    w = cv_rand(c, 4, ws, seed + 1, -1.0, 1.0, &vw);
-    if (k->bias) b = cv_rand(c, 1, bs, seed + 2, -1.0, 1.0, &vb);
+    x = tu_rand(c, 4, xs, seed, -1.0, 1.0, &vx);
+    w = tu_rand(c, 4, ws, seed + 1, -1.0, 1.0, &vw);
+    if (k->bias) b = tu_rand(c, 1, bs, seed + 2, -1.0, 1.0, &vb);
     n = cv_ref_conv2d(vx, k->N, k->C, k->H, k->W, vw, k->O, k->KH, k->KW, vb, k->sh, k->sw, k->ph, k->pw,
                       k->dh, k->dw, k->groups, &want, &tol, &OH, &OW);
     if (k->ex) {
@@ -130,7 +83,7 @@ static void cv_run_case(const cv_case *k, unsigned long long seed, const char *f
     if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
     if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
     ys[0] = k->N; ys[1] = k->O; ys[2] = OH; ys[3] = OW;
-    if (cv_shape_is(y, 4, ys, file, line)) cv_close(c, y, want, tol, 0.0, 0.0, n, file, line);
+    if (tu_check_shape(y, 4, ys, file, line)) tu_check_close(c, y, want, tol, 0.0, 0.0, n, file, line);
     free(vx); free(vw); free(vb); free(want); free(tol);
     tt_ctx_destroy(c);
 }
@@ -283,12 +236,12 @@ static void test_conv2d_noncontiguous(void) {
     tt_tensor *base, *x, *w, *b, *y;
     bs[0] = N; bs[1] = C; bs[2] = H; bs[3] = 2 * W;
     ws[0] = O; ws[1] = C; ws[2] = 3; ws[3] = 3;
-    base = cv_rand(c, 4, bs, 400, -1.0, 1.0, &vbase);
-    w = cv_rand(c, 4, ws, 401, -1.0, 1.0, &vw);
+    base = tu_rand(c, 4, bs, 400, -1.0, 1.0, &vbase);
+    w = tu_rand(c, 4, ws, 401, -1.0, 1.0, &vw);
     {
         int64_t s1[1];
         s1[0] = O;
-        b = cv_rand(c, 1, s1, 402, -1.0, 1.0, &vb);
+        b = tu_rand(c, 1, s1, 402, -1.0, 1.0, &vb);
     }
     x = tt_slice(c, base, 3, 1, 2 * W, 2);          /* columns 1,3,5,...: [3,2,7,9] */
     CHECK_GUARDS(c);
@@ -302,7 +255,7 @@ static void test_conv2d_noncontiguous(void) {
     y = tt_conv2d(c, x, w, b, 2, 1, 1, 1);
     CHECK_GUARDS(c);
     ys[0] = N; ys[1] = O; ys[2] = OH; ys[3] = OW;
-    if (cv_shape_is(y, 4, ys, __FILE__, __LINE__)) cv_close(c, y, want, tol, 0, 0, cnt, __FILE__, __LINE__);
+    if (tu_check_shape(y, 4, ys, __FILE__, __LINE__)) tu_check_close(c, y, want, tol, 0, 0, cnt, __FILE__, __LINE__);
     free(want); free(tol);
 
     {   /* NHWC storage viewed as NCHW through tt_permute {0,3,1,2}; weight transposed in (kh,kw) */
@@ -313,9 +266,9 @@ static void test_conv2d_noncontiguous(void) {
         tt_tensor *xh, *x2, *wt, *w2, *y2;
         hs[0] = N; hs[1] = H; hs[2] = W; hs[3] = C;
         wts[0] = O; wts[1] = C; wts[2] = 3; wts[3] = 5;     /* stored [O,C,kw=3,kh=5] */
-        xh = cv_rand(c, 4, hs, 410, -1.0, 1.0, &vh);
+        xh = tu_rand(c, 4, hs, 410, -1.0, 1.0, &vh);
         x2 = tt_permute(c, xh, perm);
-        wt = cv_rand(c, 4, wts, 411, -1.0, 1.0, &vwt);
+        wt = tu_rand(c, 4, wts, 411, -1.0, 1.0, &vwt);
         w2 = tt_transpose(c, wt, 2, 3);                     /* [O,C,5,3] */
         CHECK_GUARDS(c);
         vx2 = (double *)malloc(sizeof(double) * (size_t)(N * C * H * W));
@@ -334,7 +287,7 @@ static void test_conv2d_noncontiguous(void) {
         y2 = tt_conv2d(c, x2, w2, NULL, 1, 2, 1, 1);
         CHECK_GUARDS(c);
         ys[2] = OH; ys[3] = OW;
-        if (cv_shape_is(y2, 4, ys, __FILE__, __LINE__)) cv_close(c, y2, want, tol, 0, 0, cnt, __FILE__, __LINE__);
+        if (tu_check_shape(y2, 4, ys, __FILE__, __LINE__)) tu_check_close(c, y2, want, tol, 0, 0, cnt, __FILE__, __LINE__);
         free(want); free(tol); free(vh); free(vwt); free(vx2); free(vw2);
     }
     CHECK_NO_ERROR(c);
@@ -354,16 +307,16 @@ static void cv_conv1d_case(int64_t N, int64_t C, int64_t L, int64_t O, int64_t K
     xs[0] = N; xs[1] = C; xs[2] = L;
     ws[0] = O; ws[1] = C / groups; ws[2] = K;
     bs[0] = O;
-    x = cv_rand(c, 3, xs, seed, -1.0, 1.0, &vx);
-    w = cv_rand(c, 3, ws, seed + 1, -1.0, 1.0, &vw);
-    if (bias) b = cv_rand(c, 1, bs, seed + 2, -1.0, 1.0, &vb);
+    x = tu_rand(c, 3, xs, seed, -1.0, 1.0, &vx);
+    w = tu_rand(c, 3, ws, seed + 1, -1.0, 1.0, &vw);
+    if (bias) b = tu_rand(c, 1, bs, seed + 2, -1.0, 1.0, &vb);
     /* a 1-D convolution is a 2-D one with H = 1 and a 1xK kernel */
     n = cv_ref_conv2d(vx, N, C, 1, L, vw, O, 1, K, vb, 1, stride, 0, pad, 1, dil, groups, &want, &tol, &OH, &OL);
     y = tt_conv1d(c, x, w, b, stride, pad, dil, groups);
     if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
     if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
     ys[0] = N; ys[1] = O; ys[2] = OL;
-    if (cv_shape_is(y, 3, ys, file, line)) cv_close(c, y, want, tol, 0, 0, n, file, line);
+    if (tu_check_shape(y, 3, ys, file, line)) tu_check_close(c, y, want, tol, 0, 0, n, file, line);
     free(vx); free(vw); free(vb); free(want); free(tol);
     tt_ctx_destroy(c);
 }
@@ -382,7 +335,7 @@ static void test_conv1d(void) {
         int64_t bs[3] = {2, 3, 18}, ws[3] = {4, 3, 3}, ys[3], OH, OL, n, ch, l;
         double *vbase, *vw, vx[2 * 3 * 9], *want, *tol;
         long long cnt;
-        tt_tensor *base = cv_rand(c, 3, bs, 510, -1, 1, &vbase), *w = cv_rand(c, 3, ws, 511, -1, 1, &vw);
+        tt_tensor *base = tu_rand(c, 3, bs, 510, -1, 1, &vbase), *w = tu_rand(c, 3, ws, 511, -1, 1, &vw);
         tt_tensor *x = tt_slice(c, base, 2, 0, 18, 2), *y;
         for (n = 0; n < 2; n++)
             for (ch = 0; ch < 3; ch++)
@@ -391,7 +344,7 @@ static void test_conv1d(void) {
         y = tt_conv1d(c, x, w, NULL, 1, 1, 1, 1);
         CHECK_GUARDS(c);
         ys[0] = 2; ys[1] = 4; ys[2] = OL;
-        if (cv_shape_is(y, 3, ys, __FILE__, __LINE__)) cv_close(c, y, want, tol, 0, 0, cnt, __FILE__, __LINE__);
+        if (tu_check_shape(y, 3, ys, __FILE__, __LINE__)) tu_check_close(c, y, want, tol, 0, 0, cnt, __FILE__, __LINE__);
         free(vbase); free(vw); free(want); free(tol);
         tt_ctx_destroy(c);
     }
@@ -440,14 +393,14 @@ static void cv_pool_case(int64_t N, int64_t C, int64_t H, int64_t W, int k, int 
     long long n;
     tt_tensor *x, *y;
     xs[0] = N; xs[1] = C; xs[2] = H; xs[3] = W;
-    x = cv_rand(c, 4, xs, seed, lo, hi, &vx);
+    x = tu_rand(c, 4, xs, seed, lo, hi, &vx);
     n = cv_ref_pool(vx, N, C, H, W, k, s, p, is_max, &want, &OH, &OW);
     y = is_max ? tt_max_pool2d(c, x, k, s, p) : tt_avg_pool2d(c, x, k, s, p);
     if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
     if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
     ys[0] = N; ys[1] = C; ys[2] = OH; ys[3] = OW;
-    if (cv_shape_is(y, 4, ys, file, line))
-        cv_close(c, y, want, NULL, is_max ? 0.0 : 1e-6, is_max ? 0.0 : 1e-5, n, file, line);
+    if (tu_check_shape(y, 4, ys, file, line))
+        tu_check_close(c, y, want, NULL, is_max ? 0.0 : 1e-6, is_max ? 0.0 : 1e-5, n, file, line);
     free(vx); free(want);
     tt_ctx_destroy(c);
 }
@@ -506,7 +459,7 @@ static void test_pool_noncontiguous(void) {
     int64_t bs[4] = {2, 3, 9, 7}, nc, h, w, OH, OW, ys[4];
     double *vb, vx[2 * 3 * 7 * 9], *want;
     long long n;
-    tt_tensor *base = cv_rand(c, 4, bs, 650, -1, 1, &vb);
+    tt_tensor *base = tu_rand(c, 4, bs, 650, -1, 1, &vb);
     tt_tensor *x = tt_transpose(c, base, 2, 3), *y;          /* [2,3,7,9] */
     for (nc = 0; nc < 6; nc++)
         for (h = 0; h < 7; h++)
@@ -516,13 +469,13 @@ static void test_pool_noncontiguous(void) {
     y = tt_max_pool2d(c, x, 3, 2, 1);
     CHECK_GUARDS(c);
     ys[2] = OH; ys[3] = OW;
-    if (cv_shape_is(y, 4, ys, __FILE__, __LINE__)) cv_close(c, y, want, NULL, 0, 0, n, __FILE__, __LINE__);
+    if (tu_check_shape(y, 4, ys, __FILE__, __LINE__)) tu_check_close(c, y, want, NULL, 0, 0, n, __FILE__, __LINE__);
     free(want);
     n = cv_ref_pool(vx, 2, 3, 7, 9, 2, 0, 1, 0, &want, &OH, &OW);
     y = tt_avg_pool2d(c, x, 2, 0, 1);
     CHECK_GUARDS(c);
     ys[2] = OH; ys[3] = OW;
-    if (cv_shape_is(y, 4, ys, __FILE__, __LINE__)) cv_close(c, y, want, NULL, 1e-6, 1e-5, n, __FILE__, __LINE__);
+    if (tu_check_shape(y, 4, ys, __FILE__, __LINE__)) tu_check_close(c, y, want, NULL, 1e-6, 1e-5, n, __FILE__, __LINE__);
     free(want);
     CHECK_NO_ERROR(c);
     free(vb);
@@ -542,14 +495,14 @@ static void cv_adaptive_case(int64_t N, int64_t C, int64_t H, int64_t W, int64_t
     if (noncontig) {    /* x = transpose(2,3) of a contiguous [N,C,W,H] */
         tt_tensor *base;
         xs[0] = N; xs[1] = C; xs[2] = W; xs[3] = H;
-        base = cv_rand(c, 4, xs, seed, -1, 1, &vb);
+        base = tu_rand(c, 4, xs, seed, -1, 1, &vb);
         x = tt_transpose(c, base, 2, 3);
         for (nc = 0; nc < N * C; nc++)
             for (h = 0; h < H; h++)
                 for (w = 0; w < W; w++) vx[(nc * H + h) * W + w] = vb[(nc * W + w) * H + h];
     } else {
         xs[0] = N; xs[1] = C; xs[2] = H; xs[3] = W;
-        x = cv_rand(c, 4, xs, seed, -1, 1, &vb);
+        x = tu_rand(c, 4, xs, seed, -1, 1, &vb);
         memcpy(vx, vb, sizeof(double) * (size_t)(N * C * H * W));
     }
     for (nc = 0; nc < N * C; nc++)
@@ -566,7 +519,7 @@ static void cv_adaptive_case(int64_t N, int64_t C, int64_t H, int64_t W, int64_t
     if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
     if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
     ys[0] = N; ys[1] = C; ys[2] = oh_; ys[3] = ow_;
-    if (cv_shape_is(y, 4, ys, file, line)) cv_close(c, y, want, NULL, 1e-6, 1e-5, total, file, line);
+    if (tu_check_shape(y, 4, ys, file, line)) tu_check_close(c, y, want, NULL, 1e-6, 1e-5, total, file, line);
     free(vb); free(vx); free(want);
     tt_ctx_destroy(c);
 }
@@ -596,14 +549,14 @@ static void cv_upsample_case(int64_t N, int64_t C, int64_t H, int64_t W, int64_t
     if (noncontig) {    /* x = rows 0,2,4,... of a contiguous [N,C,2H,W] */
         tt_tensor *base;
         xs[0] = N; xs[1] = C; xs[2] = 2 * H; xs[3] = W;
-        base = cv_rand(c, 4, xs, seed, -1, 1, &vb);
+        base = tu_rand(c, 4, xs, seed, -1, 1, &vb);
         x = tt_slice(c, base, 2, 0, 2 * H, 2);
         for (nc = 0; nc < N * C; nc++)
             for (h = 0; h < H; h++)
                 for (w = 0; w < W; w++) vx[(nc * H + h) * W + w] = vb[(nc * 2 * H + 2 * h) * W + w];
     } else {
         xs[0] = N; xs[1] = C; xs[2] = H; xs[3] = W;
-        x = cv_rand(c, 4, xs, seed, -1, 1, &vb);
+        x = tu_rand(c, 4, xs, seed, -1, 1, &vb);
         memcpy(vx, vb, sizeof(double) * (size_t)(N * C * H * W));
     }
     for (nc = 0; nc < N * C; nc++)
@@ -614,7 +567,7 @@ static void cv_upsample_case(int64_t N, int64_t C, int64_t H, int64_t W, int64_t
     if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
     if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
     ys[0] = N; ys[1] = C; ys[2] = oh_; ys[3] = ow_;
-    if (cv_shape_is(y, 4, ys, file, line)) cv_close(c, y, want, NULL, 0.0, 0.0, total, file, line);
+    if (tu_check_shape(y, 4, ys, file, line)) tu_check_close(c, y, want, NULL, 0.0, 0.0, total, file, line);
     free(vb); free(vx); free(want);
     tt_ctx_destroy(c);
 }

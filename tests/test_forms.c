@@ -36,13 +36,6 @@
 
 /* ---- shared helpers ------------------------------------------------------------------- */
 
-static long long fm_numel(int ndim, const int64_t *shape) {
-    long long n = 1;
-    int i;
-    for (i = 0; i < ndim; i++) n *= shape[i];
-    return n;
-}
-
 static double *fm_alloc(long long n) {
     return (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
 }
@@ -84,7 +77,7 @@ static tt_tensor *fm_view(tt_ctx *c, tt_tensor *x, int view) {
 
 /* The view's values, row-major, from the base tensor's values. */
 static void fm_view_values(int ndim, const int64_t *shape, int view, const double *base, double *out) {
-    long long n = fm_numel(ndim, shape), e;
+    long long n = tu_numel(ndim, shape), e;
     int64_t last = shape[ndim - 1], prev = ndim >= 2 ? shape[ndim - 2] : 1;
     for (e = 0; e < n; e++) {
         long long j = e % last, i = (e / last) % prev, outer = e / (last * prev);
@@ -102,22 +95,14 @@ static tt_tensor *fm_input(tt_ctx *c, int ndim, const int64_t *shape, int view, 
     double *vb;
     tt_tensor *t;
     fm_base_shape(ndim, shape, view, base);
-    nb = fm_numel(ndim, base);
+    nb = tu_numel(ndim, base);
     vb = fm_alloc(nb);
     tu_uniform(vb, nb, seed, -1.0, 1.0);
     t = tu_tensor(c, ndim, base, vb);
-    *vals = fm_alloc(fm_numel(ndim, shape));
+    *vals = fm_alloc(tu_numel(ndim, shape));
     fm_view_values(ndim, shape, view, vb, *vals);
     free(vb);
     return t;
-}
-
-/* A random parameter in [-1, 1) (made in a weights context); *vals gets its values. */
-static tt_tensor *fm_param(tt_ctx *wc, int ndim, const int64_t *shape, unsigned long long seed, double **vals) {
-    double *v = fm_alloc(fm_numel(ndim, shape));
-    tu_uniform(v, fm_numel(ndim, shape), seed, -1.0, 1.0);
-    *vals = v;
-    return tu_tensor(wc, ndim, shape, v);
 }
 
 /* t has this shape, and every element is within tol[i] (0 when tol is NULL) of want[i];
@@ -125,7 +110,7 @@ static tt_tensor *fm_param(tt_ctx *wc, int ndim, const int64_t *shape, unsigned 
 static int fm_close(tt_ctx *c, const tt_tensor *t, int ndim, const int64_t *shape, const double *want,
                     const double *tol, const char *file, int line) {
     float *got;
-    long long n = fm_numel(ndim, shape), i, bad = 0, first = -1;
+    long long n = tu_numel(ndim, shape), i, bad = 0, first = -1;
     int d;
     if (!t) {
         printf("    %s:%d: error: %s\n", file, line, tt_ctx_status(c) != TT_OK ? tt_error(c) : "(none)");
@@ -214,7 +199,7 @@ static void fm_trace_check(const fm_model *m, int ndim, const int64_t *shape, un
                            const char *file, int line) {
     static const int threads[4] = {1, 2, 3, 7};
     static const unsigned passes[2] = {0u, (unsigned)TT_PASS_ALL};
-    long long n = fm_numel(ndim, shape);
+    long long n = tu_numel(ndim, shape);
     double *v1 = fm_alloc(n), *v2 = fm_alloc(n);
     tt_ctx *e = fm_ctx(1);
     tt_tensor *want;
@@ -550,7 +535,7 @@ static void fm_ref_pad(int ndim, const int64_t *shape, const double *x, const in
         before[ndim - 1 - d] = pads[2 * d];
         out_shape[ndim - 1 - d] += pads[2 * d] + pads[2 * d + 1];
     }
-    n = fm_numel(ndim, out_shape);
+    n = tu_numel(ndim, out_shape);
     for (e = 0; e < n; e++) {
         long long rest = e, src = 0;
         int inside = 1;
@@ -585,7 +570,7 @@ static void fm_pad_case(int ndim, const int64_t *shape, int view, tt_pad_mode mo
     for (d = 0; d < n_pads; d++) m.ints[d] = pads[d];
     for (d = 0; d < ndim; d++) out_shape[d] = shape[d];
     for (d = 0; d < n_pads / 2; d++) out_shape[ndim - 1 - d] += pads[2 * d] + pads[2 * d + 1];
-    want = fm_alloc(fm_numel(ndim, out_shape));
+    want = fm_alloc(tu_numel(ndim, out_shape));
     x = fm_input(c, ndim, shape, view, seed, &vx);
     fm_ref_pad(ndim, shape, vx, pads, n_pads, mode, (double)value, out_shape, want);
     fm_close(c, fm_apply(c, &m, x), ndim, out_shape, want, NULL, file, line);
@@ -874,8 +859,8 @@ static void fm_pool_case(const fm_pool *q, int trace, unsigned long long seed, c
     xs[0] = ys[0] = q->N;
     xs[1] = ys[1] = q->C;
     for (i = 0; i < q->nsp; i++) { xs[2 + i] = a.in[i]; ys[2 + i] = a.out[i]; }
-    want = fm_alloc(fm_numel(nd, ys));
-    tol = fm_alloc(fm_numel(nd, ys));
+    want = fm_alloc(tu_numel(nd, ys));
+    tol = fm_alloc(tu_numel(nd, ys));
     x = fm_input(c, nd, xs, q->view, seed, &vx);
     fm_ref_pool(q, &a, vx, want, tol);
     if (!fm_close(c, fm_apply(c, &m, x), nd, ys, want, tol, file, line))
@@ -1216,8 +1201,8 @@ static void fm_up_case(const fm_up *u, int trace, int relu, unsigned long long s
     m.size[0] = u->oh; m.size[1] = u->ow;
     m.scale[0] = u->sh; m.scale[1] = u->sw;
     m.align = u->align;
-    want = fm_alloc(fm_numel(4, ys));
-    tol = fm_alloc(fm_numel(4, ys));
+    want = fm_alloc(tu_numel(4, ys));
+    tol = fm_alloc(tu_numel(4, ys));
     x = fm_input(c, 4, xs, u->view, seed, &vx);
     fm_ref_upsample(u, vx, want, tol);
     if (!fm_close(c, fm_apply(c, &m, x), 4, ys, want, tol, file, line))
@@ -1548,11 +1533,11 @@ static void fm_conv_case(const fm_conv *q, int trace, int relu, int wview, unsig
         m.w = fm_view(wc, fm_input(wc, nd, ws, FM_TRANSPOSED, seed + 1, &vw), FM_TRANSPOSED);
         if (q->bias) m.b = fm_view(wc, fm_input(wc, 1, &q->O, FM_SLICED, seed + 2, &vb), FM_SLICED);
     } else {
-        m.w = fm_param(wc, nd, ws, seed + 1, &vw);
-        if (q->bias) m.b = fm_param(wc, 1, &q->O, seed + 2, &vb);
+        m.w = tu_rand(wc, nd, ws, seed + 1, -1.0, 1.0, &vw);
+        if (q->bias) m.b = tu_rand(wc, 1, &q->O, seed + 2, -1.0, 1.0, &vb);
     }
-    want = fm_alloc(fm_numel(nd, ys));
-    tol = fm_alloc(fm_numel(nd, ys));
+    want = fm_alloc(tu_numel(nd, ys));
+    tol = fm_alloc(tu_numel(nd, ys));
     if (fm_transposed(q)) fm_ref_conv_transpose(q, &a, vx, vw, vb, want, tol);
     else fm_ref_conv(q, &a, vx, vw, vb, want, tol);
     if (!fm_close(c, fm_apply(c, &m, x), nd, ys, want, tol, file, line))
@@ -1666,8 +1651,8 @@ static void fm_epilogue_case(const fm_conv *q, unsigned long long seed, const ch
     ws[0] = fm_transposed(q) ? q->C : q->O;
     ws[1] = fm_transposed(q) ? q->O / q->groups : q->C / q->groups;
     for (i = 0; i < q->nsp; i++) { xs[2 + i] = a.in[i]; ws[2 + i] = a.k[i]; }
-    m.w = fm_param(wc, nd, ws, seed, &vw);
-    if (q->bias) m.b = fm_param(wc, 1, &q->O, seed + 1, &vb);
+    m.w = tu_rand(wc, nd, ws, seed, -1.0, 1.0, &vw);
+    if (q->bias) m.b = tu_rand(wc, 1, &q->O, seed + 1, -1.0, 1.0, &vb);
     x = fm_input(c, nd, xs, FM_PLAIN, seed + 2, &vx);
     free(vx);
     x2 = fm_input(c, nd, xs, FM_PLAIN, seed + 3, &vx);

@@ -1,104 +1,12 @@
 /* test_norm.c - layer_norm, rms_norm, batch_norm (inference) and group_norm against references
    written here with plain loops in double (biased variance for layer/group norm).
 
-   Logical values of view inputs are computed by a test-side view model (tn_view), so no
+   Logical values of view inputs are computed by a test-side view model (tu_view, test_util.h), so no
    reference reads data through the library. */
 #include "test_util.h"
 #include <stdio.h>
 
-#define TN_MAXD 8
-
-/* ---- test-side view model ------------------------------------------------ */
-typedef struct tn_view {
-    int     nd;
-    int64_t shape[TN_MAXD];
-    int64_t stride[TN_MAXD];
-    int64_t off;
-} tn_view;
-
-static int64_t tn_numel(int nd, const int64_t *shape) {
-    int64_t n = 1;
-    int i;
-    for (i = 0; i < nd; i++) n *= shape[i];
-    return n;
-}
-
-static tn_view tn_view_contig(int nd, const int64_t *shape) {
-    tn_view v;
-    int64_t s = 1;
-    int i;
-    memset(&v, 0, sizeof v);
-    v.nd = nd;
-    for (i = nd - 1; i >= 0; i--) { v.shape[i] = shape[i]; v.stride[i] = s; s *= shape[i]; }
-    return v;
-}
-
-static void tn_view_permute(tn_view *v, const int *perm) {
-    tn_view o = *v;
-    int i;
-    for (i = 0; i < v->nd; i++) { o.shape[i] = v->shape[perm[i]]; o.stride[i] = v->stride[perm[i]]; }
-    *v = o;
-}
-
-static void tn_view_slice(tn_view *v, int axis, int64_t start, int64_t stop, int64_t step) {
-    v->off += start * v->stride[axis];
-    v->shape[axis] = stop > start ? (stop - start + step - 1) / step : 0;
-    v->stride[axis] *= step;
-}
-
-static void tn_view_expand(tn_view *v, int nd, const int64_t *shape) {
-    tn_view o;
-    int i, lead = nd - v->nd;
-    memset(&o, 0, sizeof o);
-    o.nd = nd;
-    o.off = v->off;
-    for (i = 0; i < nd; i++) {
-        o.shape[i] = shape[i];
-        if (i < lead) o.stride[i] = 0;
-        else o.stride[i] = (v->shape[i - lead] == 1 && shape[i] != 1) ? 0 : v->stride[i - lead];
-    }
-    *v = o;
-}
-
-static double *tn_gather(const tn_view *v, const double *base) {
-    int64_t n = tn_numel(v->nd, v->shape), i, idx[TN_MAXD];
-    double *out = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
-    int d;
-    for (d = 0; d < TN_MAXD; d++) idx[d] = 0;
-    for (i = 0; i < n; i++) {
-        int64_t o = v->off;
-        for (d = 0; d < v->nd; d++) o += idx[d] * v->stride[d];
-        out[i] = base[o];
-        for (d = v->nd - 1; d >= 0; d--) { if (++idx[d] < v->shape[d]) break; idx[d] = 0; }
-    }
-    return out;
-}
-
-/* ---- data --------------------------------------------------------------------- */
-/* A tensor of shape sh, uniform in [lo,hi); *vals gets its (f32-rounded) values, malloc'd. */
-static tt_tensor *tn_rand(tt_ctx *c, int nd, const int64_t *sh, double lo, double hi,
-                          unsigned long long seed, double **vals) {
-    int64_t n = tn_numel(nd, sh);
-    *vals = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
-    tu_uniform(*vals, n, seed, lo, hi);
-    return tu_tensor(c, nd, sh, *vals);
-}
-
 /* ---- comparison helpers ---------------------------------------------------- */
-static int tn_shape_is(const tt_tensor *t, int nd, const int64_t *shape) {
-    int i, ok = t && t->ndim == nd;
-    for (i = 0; ok && i < nd; i++) ok = t->shape[i] == shape[i];
-    if (!ok) {
-        printf("      shape mismatch: got ");
-        if (!t) printf("NULL");
-        else { printf("["); for (i = 0; i < t->ndim; i++) printf(i ? ",%lld" : "%lld", (long long)t->shape[i]); printf("]"); }
-        printf(", expected [");
-        for (i = 0; i < nd; i++) printf(i ? ",%lld" : "%lld", (long long)shape[i]);
-        printf("]\n");
-    }
-    return ok;
-}
-
 static int tn_close(const float *got, const double *want, const double *atol, int64_t n, double rtol) {
     int64_t i, bad = 0, first = -1;
     if (!got) { printf("      values: NULL\n"); return 0; }
@@ -111,16 +19,6 @@ static int tn_close(const float *got, const double *want, const double *atol, in
     printf("      %lld of %lld values differ; first at [%lld]: got %.9g, expected %.9g (atol %g, rtol %g)\n",
            (long long)bad, (long long)n, (long long)first, (double)got[first], want[first], atol[first], rtol);
     return 0;
-}
-
-/* The context has an error whose status is TT_ERR_ARG or TT_ERR_SHAPE and whose message names
-   the op (used where the doc leaves the choice between the two open); clears it. */
-static int tn_err_arg_or_shape(tt_ctx *c, const char *name) {
-    tt_status s = tt_ctx_status(c);
-    int ok = CHECK(s == TT_ERR_ARG || s == TT_ERR_SHAPE);
-    ok &= CHECK_STR_CONTAINS(tt_error(c), name);
-    tt_clear_error(c);
-    return ok;
 }
 
 /* ---- the reference and one case -------------------------------------------
@@ -144,9 +42,9 @@ static tn_params tn_params_none(void) {
     return p;
 }
 
-static int tn_case(tt_ctx *c, int kind, tt_tensor *x, const tn_view *v, const double *xv, int param,
+static int tn_case(tt_ctx *c, int kind, tt_tensor *x, const tu_view *v, const double *xv, int param,
                    const tn_params *p, float eps, int line) {
-    int64_t n = tn_numel(v->nd, v->shape), blk = 1, S = 1, C = 1, i, j;
+    int64_t n = tu_numel(v->nd, v->shape), blk = 1, S = 1, C = 1, i, j;
     double *want, *atol, rtol = 1e-5;
     float *got = NULL;
     tt_tensor *r = NULL;
@@ -159,7 +57,7 @@ static int tn_case(tt_ctx *c, int kind, tt_tensor *x, const tn_view *v, const do
         blk = kind == TN_GN ? (C / param) * S : 1;
     }
     ok &= CHECK(x != NULL);
-    ok &= CHECK(tn_shape_is(x, v->nd, v->shape));
+    ok &= CHECK_SHAPE(x, v->nd, v->shape);
     switch (kind) {
     case TN_LN:  r = tt_layer_norm(c, x, param, p->w, p->b, eps); break;
     case TN_RMS: r = tt_rms_norm(c, x, param, p->w, eps); break;
@@ -203,7 +101,7 @@ static int tn_case(tt_ctx *c, int kind, tt_tensor *x, const tn_view *v, const do
     }
     if (r) {
         ok &= CHECK_EQ_INT(r->dtype, TT_F32);
-        ok &= CHECK(tn_shape_is(r, v->nd, v->shape));
+        ok &= CHECK_SHAPE(r, v->nd, v->shape);
         got = tu_values(c, r);
         ok &= CHECK(r->numel == n && tn_close(got, want, atol, n, rtol));
     }
@@ -224,17 +122,17 @@ static void tn_ln_battery(int kind) {
     tt_ctx *c = tu_ctx();
     double *xv, *wv, *bv, *w2v, *b2v, *w3v, *lv;
     tt_tensor *x, *w, *b, *w2, *b2, *w3, *y;
-    tn_view v;
+    tu_view v;
     tn_params p;
     int k;
     {   int64_t sh[3] = { 3, 7, 33 };
-        x  = tn_rand(c, 3, sh, -2.0, 3.0, 1, &xv);
-        w  = tn_rand(c, 1, sh + 2, -1.5, 1.5, 2, &wv);
-        b  = tn_rand(c, 1, sh + 2, -1.0, 1.0, 3, &bv);
-        w2 = tn_rand(c, 2, sh + 1, 0.5, 1.5, 4, &w2v);
-        b2 = tn_rand(c, 2, sh + 1, -1.0, 1.0, 5, &b2v);
-        w3 = tn_rand(c, 3, sh, -1.0, 1.0, 6, &w3v);
-        v = tn_view_contig(3, sh);
+        x  = tu_rand(c, 3, sh, 1, -2.0, 3.0, &xv);
+        w  = tu_rand(c, 1, sh + 2, 2, -1.5, 1.5, &wv);
+        b  = tu_rand(c, 1, sh + 2, 3, -1.0, 1.0, &bv);
+        w2 = tu_rand(c, 2, sh + 1, 4, 0.5, 1.5, &w2v);
+        b2 = tu_rand(c, 2, sh + 1, 5, -1.0, 1.0, &b2v);
+        w3 = tu_rand(c, 3, sh, 6, -1.0, 1.0, &w3v);
+        v = tu_view_contig(3, sh);
         for (k = 0; k < 4; k++) {             /* weight and bias each present or NULL */
             p = tn_params_none();
             if (k & 1) { p.w = w; p.wv = wv; }
@@ -256,24 +154,24 @@ static void tn_ln_battery(int kind) {
         for (k = 0; k < 5; k++) {
             int64_t sh[2];
             sh[0] = k == 4 ? 2 : 5; sh[1] = rows[k];
-            x = tn_rand(c, 2, sh, -1.0, 2.0, 10 + (unsigned long long)k, &xv);
-            w = tn_rand(c, 1, sh + 1, -1.5, 1.5, 20 + (unsigned long long)k, &wv);
-            b = tn_rand(c, 1, sh + 1, -1.0, 1.0, 30 + (unsigned long long)k, &bv);
-            v = tn_view_contig(2, sh);
+            x = tu_rand(c, 2, sh, 10 + (unsigned long long)k, -1.0, 2.0, &xv);
+            w = tu_rand(c, 1, sh + 1, 20 + (unsigned long long)k, -1.5, 1.5, &wv);
+            b = tu_rand(c, 1, sh + 1, 30 + (unsigned long long)k, -1.0, 1.0, &bv);
+            v = tu_view_contig(2, sh);
             p = tn_params_none(); p.w = w; p.wv = wv;
             if (kind == TN_LN) { p.b = b; p.bv = bv; }
             TN_CASE(kind, x, v, xv, 1, p, 1e-5f);
             free(xv);
-            x = tn_rand(c, 1, sh + 1, -1.0, 2.0, 40 + (unsigned long long)k, &xv);      /* 1-D */
-            v = tn_view_contig(1, sh + 1);
+            x = tu_rand(c, 1, sh + 1, 40 + (unsigned long long)k, -1.0, 2.0, &xv);      /* 1-D */
+            v = tu_view_contig(1, sh + 1);
             TN_CASE(kind, x, v, xv, 1, p, 1e-5f);
             free(xv); free(wv); free(bv);
         }
     }
     {   int64_t sh[3] = { 3, 1, 33 };
-        x = tn_rand(c, 3, sh, -1.0, 2.0, 50, &xv);
-        w = tn_rand(c, 2, sh + 1, -1.5, 1.5, 51, &wv);
-        v = tn_view_contig(3, sh);
+        x = tu_rand(c, 3, sh, 50, -1.0, 2.0, &xv);
+        w = tu_rand(c, 2, sh + 1, 51, -1.5, 1.5, &wv);
+        v = tu_view_contig(3, sh);
         p = tn_params_none(); p.w = w; p.wv = wv;
         TN_CASE(kind, x, v, xv, 2, p, 1e-5f);
         free(xv); free(wv);
@@ -282,8 +180,8 @@ static void tn_ln_battery(int kind) {
     {   int64_t sh[2] = { 4, 33 };
         float *g_small, *g_big;
         double mx_small = 0, mx_big = 0;
-        x = tn_rand(c, 2, sh, -0.01, 0.01, 60, &xv);
-        v = tn_view_contig(2, sh);
+        x = tu_rand(c, 2, sh, 60, -0.01, 0.01, &xv);
+        v = tu_view_contig(2, sh);
         p = tn_params_none();
         TN_CASE(kind, x, v, xv, 1, p, 1e-5f);
         TN_CASE(kind, x, v, xv, 1, p, 1e-2f);
@@ -311,13 +209,13 @@ static void tn_ln_battery(int kind) {
         int64_t n7 = 7, n16 = 16, n33 = 33, n66 = 66, one = 1;
         static const int perm[3] = { 2, 0, 1 };
         double *base;
-        x = tn_rand(c, 2, sh, -2.0, 2.0, 70, &xv);
+        x = tu_rand(c, 2, sh, 70, -2.0, 2.0, &xv);
         /* transposed: rows of 7 with stride 33 */
         y = tt_transpose(c, x, 0, 1);
-        v = tn_view_contig(2, sh); { int tp[2] = { 1, 0 }; tn_view_permute(&v, tp); }
-        lv = tn_gather(&v, xv);
-        w = tn_rand(c, 1, &n7, -1.5, 1.5, 71, &wv);
-        b = tn_rand(c, 1, &n7, -1.0, 1.0, 72, &bv);
+        v = tu_view_contig(2, sh); { int tp[2] = { 1, 0 }; tu_view_permute(&v, tp); }
+        lv = tu_view_gather(&v, xv);
+        w = tu_rand(c, 1, &n7, 71, -1.5, 1.5, &wv);
+        b = tu_rand(c, 1, &n7, 72, -1.0, 1.0, &bv);
         p = tn_params_none(); p.w = w; p.wv = wv;
         if (kind == TN_LN) { p.b = b; p.bv = bv; }
         TN_CASE(kind, y, v, lv, 1, p, 1e-5f);
@@ -326,27 +224,27 @@ static void tn_ln_battery(int kind) {
         free(lv); free(wv); free(bv);
         /* sliced with step 2 along the normalized axis */
         y = tt_slice(c, x, 1, 1, 33, 2);
-        v = tn_view_contig(2, sh); tn_view_slice(&v, 1, 1, 33, 2);
-        lv = tn_gather(&v, xv);
-        w = tn_rand(c, 1, &n16, -1.5, 1.5, 73, &wv);
+        v = tu_view_contig(2, sh); tu_view_slice(&v, 1, 1, 33, 2);
+        lv = tu_view_gather(&v, xv);
+        w = tu_rand(c, 1, &n16, 73, -1.5, 1.5, &wv);
         p = tn_params_none(); p.w = w; p.wv = wv;
         TN_CASE(kind, y, v, lv, 1, p, 1e-5f);
         free(lv); free(wv);
         /* sliced along the outer axis; weight itself a step-2 slice, bias expanded from [1] */
         y = tt_slice(c, x, 0, 0, 7, 2);
-        v = tn_view_contig(2, sh); tn_view_slice(&v, 0, 0, 7, 2);
-        lv = tn_gather(&v, xv);
+        v = tu_view_contig(2, sh); tu_view_slice(&v, 0, 0, 7, 2);
+        lv = tu_view_gather(&v, xv);
         base = NULL;
         {
-            tt_tensor *wb = tn_rand(c, 1, &n66, -1.5, 1.5, 74, &base);
-            tn_view wvw = tn_view_contig(1, &n66);
+            tt_tensor *wb = tu_rand(c, 1, &n66, 74, -1.5, 1.5, &base);
+            tu_view wvw = tu_view_contig(1, &n66);
             double *b1v;
-            tt_tensor *b1 = tn_rand(c, 1, &one, 0.25, 0.75, 75, &b1v);
-            tn_view bvw = tn_view_contig(1, &one);
-            tn_view_slice(&wvw, 0, 0, 66, 2);
-            tn_view_expand(&bvw, 1, &n33);
-            wv = tn_gather(&wvw, base);
-            bv = tn_gather(&bvw, b1v);
+            tt_tensor *b1 = tu_rand(c, 1, &one, 75, 0.25, 0.75, &b1v);
+            tu_view bvw = tu_view_contig(1, &one);
+            tu_view_slice(&wvw, 0, 0, 66, 2);
+            tu_view_expand(&bvw, 1, &n33);
+            wv = tu_view_gather(&wvw, base);
+            bv = tu_view_gather(&bvw, b1v);
             p = tn_params_none(); p.w = tt_slice(c, wb, 0, 0, 66, 2); p.wv = wv;
             if (kind == TN_LN) { p.b = tt_expand(c, b1, 1, &n33); p.bv = bv; }
             TN_CASE(kind, y, v, lv, 1, p, 1e-5f);
@@ -354,22 +252,22 @@ static void tn_ln_battery(int kind) {
         }
         free(lv); free(xv);
         /* expanded: every row the same */
-        x = tn_rand(c, 2, sh1, -2.0, 2.0, 76, &xv);
+        x = tu_rand(c, 2, sh1, 76, -2.0, 2.0, &xv);
         y = tt_expand(c, x, 2, esh);
-        v = tn_view_contig(2, sh1); tn_view_expand(&v, 2, esh);
-        lv = tn_gather(&v, xv);
+        v = tu_view_contig(2, sh1); tu_view_expand(&v, 2, esh);
+        lv = tu_view_gather(&v, xv);
         p = tn_params_none();
         TN_CASE(kind, y, v, lv, 1, p, 1e-5f);
         TN_CASE(kind, y, v, lv, 2, p, 1e-5f);
         free(lv); free(xv);
         /* permuted 3-D, normalizing the last two axes */
-        x = tn_rand(c, 3, sh3, -2.0, 2.0, 77, &xv);
+        x = tu_rand(c, 3, sh3, 77, -2.0, 2.0, &xv);
         y = tt_permute(c, x, perm);
-        v = tn_view_contig(3, sh3); tn_view_permute(&v, perm);
-        lv = tn_gather(&v, xv);
+        v = tu_view_contig(3, sh3); tu_view_permute(&v, perm);
+        lv = tu_view_gather(&v, xv);
         {   int64_t wsh[2] = { 3, 7 };
-            w = tn_rand(c, 2, wsh, 0.5, 1.5, 78, &wv);
-            b = tn_rand(c, 2, wsh, -1.0, 1.0, 79, &bv);
+            w = tu_rand(c, 2, wsh, 78, 0.5, 1.5, &wv);
+            b = tu_rand(c, 2, wsh, 79, -1.0, 1.0, &bv);
         }
         p = tn_params_none(); p.w = w; p.wv = wv;
         if (kind == TN_LN) { p.b = b; p.bv = bv; }
@@ -432,7 +330,7 @@ static void tn_ln_bad(int kind) {
     }
     for (k = 0; k < 3; k++) {                         /* n_dims outside 1..ndim */
         CHECK(TN_CALL(x, bad_nd[k], NULL, NULL) == NULL);
-        CHECK(tn_err_arg_or_shape(c, name));
+        CHECK_ERROR_EITHER(c, TT_ERR_ARG, TT_ERR_SHAPE, name);
     }
     /* NULL input: NULL and no new error */
     CHECK(TN_CALL(NULL, 1, w33, NULL) == NULL);
@@ -452,7 +350,7 @@ static void test_batch_norm(void) {
     tt_ctx *c = tu_ctx();
     double *xv, *mv, *vv, *wv, *bv, *lv;
     tt_tensor *x, *m, *var, *w, *b, *y;
-    tn_view v;
+    tu_view v;
     tn_params p;
     int k, s;
     static const int64_t shapes[][4] = { {2, 3, 5, 7}, {7, 3, 0, 0}, {2, 3, 33, 0}, {4, 1, 3, 3},
@@ -460,12 +358,12 @@ static void test_batch_norm(void) {
     static const int ndims[] = { 4, 2, 3, 4, 4, 4 };
     for (s = 0; s < 6; s++) {
         const int64_t *sh = shapes[s];
-        x = tn_rand(c, ndims[s], sh, -3.0, 3.0, 100 + (unsigned long long)s, &xv);
-        m = tn_rand(c, 1, sh + 1, -1.0, 1.0, 110 + (unsigned long long)s, &mv);
-        var = tn_rand(c, 1, sh + 1, 0.25, 2.0, 120 + (unsigned long long)s, &vv);
-        w = tn_rand(c, 1, sh + 1, -1.5, 1.5, 130 + (unsigned long long)s, &wv);
-        b = tn_rand(c, 1, sh + 1, -1.0, 1.0, 140 + (unsigned long long)s, &bv);
-        v = tn_view_contig(ndims[s], sh);
+        x = tu_rand(c, ndims[s], sh, 100 + (unsigned long long)s, -3.0, 3.0, &xv);
+        m = tu_rand(c, 1, sh + 1, 110 + (unsigned long long)s, -1.0, 1.0, &mv);
+        var = tu_rand(c, 1, sh + 1, 120 + (unsigned long long)s, 0.25, 2.0, &vv);
+        w = tu_rand(c, 1, sh + 1, 130 + (unsigned long long)s, -1.5, 1.5, &wv);
+        b = tu_rand(c, 1, sh + 1, 140 + (unsigned long long)s, -1.0, 1.0, &bv);
+        v = tu_view_contig(ndims[s], sh);
         for (k = 0; k < 4; k++) {
             p = tn_params_none();
             p.mean = m; p.mv = mv; p.var = var; p.vv = vv;
@@ -482,35 +380,35 @@ static void test_batch_norm(void) {
         int64_t n3 = 3, n6 = 6;
         static const int perm[4] = { 0, 3, 1, 2 };
         double *m6;
-        tn_view mvw = tn_view_contig(1, &n6);
+        tu_view mvw = tu_view_contig(1, &n6);
         tt_tensor *m6t;
-        m = tn_rand(c, 1, &n3, -1.0, 1.0, 150, &mv);
-        var = tn_rand(c, 1, &n3, 0.25, 2.0, 151, &vv);
-        w = tn_rand(c, 1, &n3, -1.5, 1.5, 152, &wv);
-        b = tn_rand(c, 1, &n3, -1.0, 1.0, 153, &bv);
+        m = tu_rand(c, 1, &n3, 150, -1.0, 1.0, &mv);
+        var = tu_rand(c, 1, &n3, 151, 0.25, 2.0, &vv);
+        w = tu_rand(c, 1, &n3, 152, -1.5, 1.5, &wv);
+        b = tu_rand(c, 1, &n3, 153, -1.0, 1.0, &bv);
         p = tn_params_none();
         p.mean = m; p.mv = mv; p.var = var; p.vv = vv; p.w = w; p.wv = wv; p.b = b; p.bv = bv;
-        x = tn_rand(c, 4, nhwc, -3.0, 3.0, 154, &xv);
+        x = tu_rand(c, 4, nhwc, 154, -3.0, 3.0, &xv);
         y = tt_permute(c, x, perm);
-        v = tn_view_contig(4, nhwc); tn_view_permute(&v, perm);
-        lv = tn_gather(&v, xv);
+        v = tu_view_contig(4, nhwc); tu_view_permute(&v, perm);
+        lv = tu_view_gather(&v, xv);
         TN_CASE(TN_BN, y, v, lv, 0, p, 1e-5f);
         free(lv); free(xv);
-        x = tn_rand(c, 4, sh, -3.0, 3.0, 155, &xv);
+        x = tu_rand(c, 4, sh, 155, -3.0, 3.0, &xv);
         y = tt_slice(c, x, 2, 0, 9, 2);
-        v = tn_view_contig(4, sh); tn_view_slice(&v, 2, 0, 9, 2);
-        lv = tn_gather(&v, xv);
+        v = tu_view_contig(4, sh); tu_view_slice(&v, 2, 0, 9, 2);
+        lv = tu_view_gather(&v, xv);
         TN_CASE(TN_BN, y, v, lv, 0, p, 1e-5f);
         free(lv); free(xv);
-        x = tn_rand(c, 4, sh1, -3.0, 3.0, 156, &xv);
+        x = tu_rand(c, 4, sh1, 156, -3.0, 3.0, &xv);
         y = tt_expand(c, x, 4, esh);
-        v = tn_view_contig(4, sh1); tn_view_expand(&v, 4, esh);
-        lv = tn_gather(&v, xv);
+        v = tu_view_contig(4, sh1); tu_view_expand(&v, 4, esh);
+        lv = tu_view_gather(&v, xv);
         /* running mean a step-2 slice of a [6] tensor */
-        m6t = tn_rand(c, 1, &n6, -1.0, 1.0, 157, &m6);
-        tn_view_slice(&mvw, 0, 1, 6, 2);
+        m6t = tu_rand(c, 1, &n6, 157, -1.0, 1.0, &m6);
+        tu_view_slice(&mvw, 0, 1, 6, 2);
         free(mv);
-        mv = tn_gather(&mvw, m6);
+        mv = tu_view_gather(&mvw, m6);
         p.mean = tt_slice(c, m6t, 0, 1, 6, 2); p.mv = mv;
         TN_CASE(TN_BN, y, v, lv, 0, p, 1e-5f);
         free(lv); free(xv); free(m6);
@@ -542,7 +440,7 @@ static void test_batch_norm_bad(void) {
     CHECK(tt_batch_norm(c, x2, t4, t4, t4, t4, 1e-5f) == NULL);      /* all [4] for C=3 */
     CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(tt_batch_norm(c, x1, m3, v3, NULL, NULL, 1e-5f) == NULL);  /* 1-D x has no channel axis */
-    CHECK(tn_err_arg_or_shape(c, name));
+    CHECK_ERROR_EITHER(c, TT_ERR_ARG, TT_ERR_SHAPE, name);
     /* NULL input (x, running mean or running var): NULL and no new error */
     CHECK(tt_batch_norm(c, NULL, m3, v3, NULL, NULL, 1e-5f) == NULL);
     CHECK(tt_error(c) == NULL);
@@ -559,15 +457,15 @@ static void test_group_norm(void) {
     tt_ctx *c = tu_ctx();
     double *xv, *wv, *bv, *lv;
     tt_tensor *x, *w, *b, *y;
-    tn_view v;
+    tu_view v;
     tn_params p;
     int k, g;
     {   int64_t sh[4] = { 2, 6, 5, 7 };
         static const int groups[4] = { 1, 2, 3, 6 };
-        x = tn_rand(c, 4, sh, -2.0, 3.0, 200, &xv);
-        w = tn_rand(c, 1, sh + 1, -1.5, 1.5, 201, &wv);
-        b = tn_rand(c, 1, sh + 1, -1.0, 1.0, 202, &bv);
-        v = tn_view_contig(4, sh);
+        x = tu_rand(c, 4, sh, 200, -2.0, 3.0, &xv);
+        w = tu_rand(c, 1, sh + 1, 201, -1.5, 1.5, &wv);
+        b = tu_rand(c, 1, sh + 1, 202, -1.0, 1.0, &bv);
+        v = tu_view_contig(4, sh);
         for (g = 0; g < 4; g++) {
             p = tn_params_none(); p.w = w; p.wv = wv; p.b = b; p.bv = bv;
             TN_CASE(TN_GN, x, v, xv, groups[g], p, 1e-5f);
@@ -584,26 +482,26 @@ static void test_group_norm(void) {
     }
     /* other ranks and sizes: [N,C,L], [N,C] (groups of 2 and of 1 element), 1000+ per group */
     {   int64_t sh3[3] = { 3, 4, 33 }, sh2[2] = { 4, 6 }, shb[4] = { 1, 4, 17, 17 };
-        x = tn_rand(c, 3, sh3, -2.0, 3.0, 210, &xv);
-        w = tn_rand(c, 1, sh3 + 1, -1.5, 1.5, 211, &wv);
-        b = tn_rand(c, 1, sh3 + 1, -1.0, 1.0, 212, &bv);
-        v = tn_view_contig(3, sh3);
+        x = tu_rand(c, 3, sh3, 210, -2.0, 3.0, &xv);
+        w = tu_rand(c, 1, sh3 + 1, 211, -1.5, 1.5, &wv);
+        b = tu_rand(c, 1, sh3 + 1, 212, -1.0, 1.0, &bv);
+        v = tu_view_contig(3, sh3);
         p = tn_params_none(); p.w = w; p.wv = wv; p.b = b; p.bv = bv;
         TN_CASE(TN_GN, x, v, xv, 2, p, 1e-5f);
         TN_CASE(TN_GN, x, v, xv, 4, p, 1e-5f);
         free(xv); free(wv); free(bv);
-        x = tn_rand(c, 2, sh2, -2.0, 3.0, 213, &xv);
-        w = tn_rand(c, 1, sh2 + 1, -1.5, 1.5, 214, &wv);
-        b = tn_rand(c, 1, sh2 + 1, -1.0, 1.0, 215, &bv);
-        v = tn_view_contig(2, sh2);
+        x = tu_rand(c, 2, sh2, 213, -2.0, 3.0, &xv);
+        w = tu_rand(c, 1, sh2 + 1, 214, -1.5, 1.5, &wv);
+        b = tu_rand(c, 1, sh2 + 1, 215, -1.0, 1.0, &bv);
+        v = tu_view_contig(2, sh2);
         p = tn_params_none(); p.w = w; p.wv = wv; p.b = b; p.bv = bv;
         TN_CASE(TN_GN, x, v, xv, 3, p, 1e-5f);
         TN_CASE(TN_GN, x, v, xv, 6, p, 1e-5f);     /* one element per group: the bias */
         TN_CASE(TN_GN, x, v, xv, 1, p, 1e-5f);
         free(xv); free(wv); free(bv);
-        x = tn_rand(c, 4, shb, -2.0, 3.0, 216, &xv);
-        w = tn_rand(c, 1, shb + 1, -1.5, 1.5, 217, &wv);
-        v = tn_view_contig(4, shb);
+        x = tu_rand(c, 4, shb, 216, -2.0, 3.0, &xv);
+        w = tu_rand(c, 1, shb + 1, 217, -1.5, 1.5, &wv);
+        v = tu_view_contig(4, shb);
         p = tn_params_none(); p.w = w; p.wv = wv;
         TN_CASE(TN_GN, x, v, xv, 1, p, 1e-5f);
         TN_CASE(TN_GN, x, v, xv, 2, p, 1e-5f);
@@ -613,26 +511,26 @@ static void test_group_norm(void) {
     {   int64_t nhwc[4] = { 2, 5, 7, 6 }, sh[4] = { 2, 6, 9, 7 }, sh1[4] = { 1, 6, 5, 7 }, esh[4] = { 3, 6, 5, 7 };
         int64_t n6 = 6;
         static const int perm[4] = { 0, 3, 1, 2 };
-        w = tn_rand(c, 1, &n6, -1.5, 1.5, 220, &wv);
-        b = tn_rand(c, 1, &n6, -1.0, 1.0, 221, &bv);
+        w = tu_rand(c, 1, &n6, 220, -1.5, 1.5, &wv);
+        b = tu_rand(c, 1, &n6, 221, -1.0, 1.0, &bv);
         p = tn_params_none(); p.w = w; p.wv = wv; p.b = b; p.bv = bv;
-        x = tn_rand(c, 4, nhwc, -2.0, 3.0, 222, &xv);
+        x = tu_rand(c, 4, nhwc, 222, -2.0, 3.0, &xv);
         y = tt_permute(c, x, perm);
-        v = tn_view_contig(4, nhwc); tn_view_permute(&v, perm);
-        lv = tn_gather(&v, xv);
+        v = tu_view_contig(4, nhwc); tu_view_permute(&v, perm);
+        lv = tu_view_gather(&v, xv);
         TN_CASE(TN_GN, y, v, lv, 3, p, 1e-5f);
         TN_CASE(TN_GN, y, v, lv, 1, p, 1e-5f);
         free(lv); free(xv);
-        x = tn_rand(c, 4, sh, -2.0, 3.0, 223, &xv);
+        x = tu_rand(c, 4, sh, 223, -2.0, 3.0, &xv);
         y = tt_slice(c, x, 2, 0, 9, 2);
-        v = tn_view_contig(4, sh); tn_view_slice(&v, 2, 0, 9, 2);
-        lv = tn_gather(&v, xv);
+        v = tu_view_contig(4, sh); tu_view_slice(&v, 2, 0, 9, 2);
+        lv = tu_view_gather(&v, xv);
         TN_CASE(TN_GN, y, v, lv, 2, p, 1e-5f);
         free(lv); free(xv);
-        x = tn_rand(c, 4, sh1, -2.0, 3.0, 224, &xv);
+        x = tu_rand(c, 4, sh1, 224, -2.0, 3.0, &xv);
         y = tt_expand(c, x, 4, esh);
-        v = tn_view_contig(4, sh1); tn_view_expand(&v, 4, esh);
-        lv = tn_gather(&v, xv);
+        v = tu_view_contig(4, sh1); tu_view_expand(&v, 4, esh);
+        lv = tu_view_gather(&v, xv);
         TN_CASE(TN_GN, y, v, lv, 6, p, 1e-5f);
         free(lv); free(xv); free(wv); free(bv);
     }
@@ -647,11 +545,11 @@ static void test_group_norm_bad(void) {
     const char *name = "tt_group_norm:";
     CHECK(x && x1 && t5 && t7 && t3);
     CHECK(tt_group_norm(c, x, 4, NULL, NULL, 1e-5f) == NULL);    /* 6 channels in 4 groups */
-    CHECK(tn_err_arg_or_shape(c, name));
+    CHECK_ERROR_EITHER(c, TT_ERR_ARG, TT_ERR_SHAPE, name);
     CHECK(tt_group_norm(c, x, 5, NULL, NULL, 1e-5f) == NULL);
-    CHECK(tn_err_arg_or_shape(c, name));
+    CHECK_ERROR_EITHER(c, TT_ERR_ARG, TT_ERR_SHAPE, name);
     CHECK(tt_group_norm(c, x, 12, NULL, NULL, 1e-5f) == NULL);   /* more groups than channels */
-    CHECK(tn_err_arg_or_shape(c, name));
+    CHECK_ERROR_EITHER(c, TT_ERR_ARG, TT_ERR_SHAPE, name);
     CHECK(tt_group_norm(c, x, 0, NULL, NULL, 1e-5f) == NULL);
     CHECK_ERROR(c, TT_ERR_ARG, name);
     CHECK(tt_group_norm(c, x, -2, NULL, NULL, 1e-5f) == NULL);
@@ -666,7 +564,7 @@ static void test_group_norm_bad(void) {
     CHECK_STR_CONTAINS(tt_error(c), "[3]");
     CHECK_ERROR(c, TT_ERR_SHAPE, name);
     CHECK(tt_group_norm(c, x1, 1, NULL, NULL, 1e-5f) == NULL);   /* 1-D: no channel axis */
-    CHECK(tn_err_arg_or_shape(c, name));
+    CHECK_ERROR_EITHER(c, TT_ERR_ARG, TT_ERR_SHAPE, name);
     CHECK(tt_group_norm(c, NULL, 2, NULL, NULL, 1e-5f) == NULL);
     CHECK(tt_error(c) == NULL);
     CHECK_GUARDS(c);

@@ -2,101 +2,13 @@
    log_softmax, each checked against references written here with plain loops in double.
 
    The logical values of every input (views included) are computed by the test itself: a small
-   view model (tr_view: shape, strides, offset over the contiguous base) mirrors tt_transpose,
-   tt_permute, tt_slice and tt_expand, so the references never read data through the library. */
+   view model (tu_view in test_util.h: shape, strides, offset over the contiguous base) mirrors
+   tt_transpose, tt_permute, tt_slice and tt_expand, so the references never read data through
+   the library. */
 #include "test_util.h"
 #include <stdio.h>
 
-#define TR_MAXD 8
-
-/* ---- test-side view model ------------------------------------------------ */
-typedef struct tr_view {
-    int     nd;
-    int64_t shape[TR_MAXD];
-    int64_t stride[TR_MAXD];
-    int64_t off;
-} tr_view;
-
-static int64_t tr_numel(int nd, const int64_t *shape) {
-    int64_t n = 1;
-    int i;
-    for (i = 0; i < nd; i++) n *= shape[i];
-    return n;
-}
-
-static tr_view tr_view_contig(int nd, const int64_t *shape) {
-    tr_view v;
-    int64_t s = 1;
-    int i;
-    memset(&v, 0, sizeof v);
-    v.nd = nd;
-    for (i = nd - 1; i >= 0; i--) { v.shape[i] = shape[i]; v.stride[i] = s; s *= shape[i]; }
-    return v;
-}
-
-static void tr_view_transpose(tr_view *v, int a, int b) {
-    int64_t t = v->shape[a]; v->shape[a] = v->shape[b]; v->shape[b] = t;
-    t = v->stride[a]; v->stride[a] = v->stride[b]; v->stride[b] = t;
-}
-
-static void tr_view_permute(tr_view *v, const int *perm) {
-    tr_view o = *v;
-    int i;
-    for (i = 0; i < v->nd; i++) { o.shape[i] = v->shape[perm[i]]; o.stride[i] = v->stride[perm[i]]; }
-    *v = o;
-}
-
-/* start, stop within [0, size]; step >= 1 */
-static void tr_view_slice(tr_view *v, int axis, int64_t start, int64_t stop, int64_t step) {
-    v->off += start * v->stride[axis];
-    v->shape[axis] = stop > start ? (stop - start + step - 1) / step : 0;
-    v->stride[axis] *= step;
-}
-
-static void tr_view_expand(tr_view *v, int nd, const int64_t *shape) {
-    tr_view o;
-    int i, lead = nd - v->nd;
-    memset(&o, 0, sizeof o);
-    o.nd = nd;
-    o.off = v->off;
-    for (i = 0; i < nd; i++) {
-        o.shape[i] = shape[i];
-        if (i < lead) o.stride[i] = 0;
-        else o.stride[i] = (v->shape[i - lead] == 1 && shape[i] != 1) ? 0 : v->stride[i - lead];
-    }
-    *v = o;
-}
-
-/* The logical (row-major) values of the view over base; malloc'd. */
-static double *tr_gather(const tr_view *v, const double *base) {
-    int64_t n = tr_numel(v->nd, v->shape), i, idx[TR_MAXD];
-    double *out = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
-    int d;
-    for (d = 0; d < TR_MAXD; d++) idx[d] = 0;
-    for (i = 0; i < n; i++) {
-        int64_t o = v->off;
-        for (d = 0; d < v->nd; d++) o += idx[d] * v->stride[d];
-        out[i] = base[o];
-        for (d = v->nd - 1; d >= 0; d--) { if (++idx[d] < v->shape[d]) break; idx[d] = 0; }
-    }
-    return out;
-}
-
 /* ---- comparison helpers ---------------------------------------------------- */
-static int tr_shape_is(const tt_tensor *t, int nd, const int64_t *shape) {
-    int i, ok = t && t->ndim == nd;
-    for (i = 0; ok && i < nd; i++) ok = t->shape[i] == shape[i];
-    if (!ok) {
-        printf("      shape mismatch: got ");
-        if (!t) printf("NULL");
-        else { printf("["); for (i = 0; i < t->ndim; i++) printf(i ? ",%lld" : "%lld", (long long)t->shape[i]); printf("]"); }
-        printf(", expected [");
-        for (i = 0; i < nd; i++) printf(i ? ",%lld" : "%lld", (long long)shape[i]);
-        printf("]\n");
-    }
-    return ok;
-}
-
 static int tr_isclose(double got, double want, double atol, double rtol) {
     if (want != want) return got != got;
     if (want > 1e308 || want < -1e308) return got == want;
@@ -139,7 +51,7 @@ static tt_tensor *tr_call(tt_ctx *c, int op, int corr, tt_tensor *x, const int *
      std:  that error propagated through sqrt */
 static void tr_ref_reduce(int op, int corr, const double *x, int nd, const int64_t *shape,
                           const int *red, double *want, double *atol, double *rtol) {
-    int64_t n = tr_numel(nd, shape), nout = 1, ostride[TR_MAXD], idx[TR_MAXD], i, o, cnt;
+    int64_t n = tu_numel(nd, shape), nout = 1, ostride[TU_MAXD], idx[TU_MAXD], i, o, cnt;
     double *s, *sa, *mx, *mn, *pr, *sq;
     int d;
     for (d = nd - 1; d >= 0; d--) {
@@ -154,7 +66,7 @@ static void tr_ref_reduce(int op, int corr, const double *x, int nd, const int64
     sq = (double *)calloc((size_t)nout, sizeof(double));
     for (o = 0; o < nout; o++) { mx[o] = -INFINITY; mn[o] = INFINITY; pr[o] = 1.0; }
     cnt = nout > 0 ? n / nout : 0;
-    for (d = 0; d < TR_MAXD; d++) idx[d] = 0;
+    for (d = 0; d < TU_MAXD; d++) idx[d] = 0;
     for (i = 0; i < n; i++) {
         o = 0;
         for (d = 0; d < nd; d++) o += idx[d] * ostride[d];
@@ -164,7 +76,7 @@ static void tr_ref_reduce(int op, int corr, const double *x, int nd, const int64
         pr[o] *= x[i];
         for (d = nd - 1; d >= 0; d--) { if (++idx[d] < shape[d]) break; idx[d] = 0; }
     }
-    for (d = 0; d < TR_MAXD; d++) idx[d] = 0;
+    for (d = 0; d < TU_MAXD; d++) idx[d] = 0;
     for (i = 0; i < n; i++) {
         double m;
         o = 0;
@@ -204,14 +116,14 @@ static void tr_ref_reduce(int op, int corr, const double *x, int nd, const int64
 }
 
 /* One reduction case: x is the tensor under test, v its logical shape, xv its logical values. */
-static int tr_reduce_case(tt_ctx *c, int op, int corr, tt_tensor *x, const tr_view *v, const double *xv,
+static int tr_reduce_case(tt_ctx *c, int op, int corr, tt_tensor *x, const tu_view *v, const double *xv,
                           const int *axes, int n_axes, bool keep, int line) {
-    int red[TR_MAXD], i, ok = 1, ond = 0;
-    int64_t oshape[TR_MAXD], nout = 1;
+    int red[TU_MAXD], i, ok = 1, ond = 0;
+    int64_t oshape[TU_MAXD], nout = 1;
     double *want, *atol, rtol;
     tt_tensor *r;
     float *got;
-    for (i = 0; i < TR_MAXD; i++) red[i] = 0;
+    for (i = 0; i < TU_MAXD; i++) red[i] = 0;
     if (!axes || n_axes == 0) { for (i = 0; i < v->nd; i++) red[i] = 1; }
     else for (i = 0; i < n_axes; i++) red[axes[i] < 0 ? axes[i] + v->nd : axes[i]] = 1;
     for (i = 0; i < v->nd; i++) {
@@ -219,14 +131,14 @@ static int tr_reduce_case(tt_ctx *c, int op, int corr, tt_tensor *x, const tr_vi
         else if (keep) oshape[ond++] = 1;
     }
     ok &= CHECK(x != NULL);
-    ok &= CHECK(tr_shape_is(x, v->nd, v->shape));
+    ok &= CHECK_SHAPE(x, v->nd, v->shape);
     r = tr_call(c, op, corr, x, axes, n_axes, keep);
     ok &= CHECK(r != NULL);
     ok &= CHECK_NO_ERROR(c);
     ok &= CHECK_GUARDS(c);
     if (r) {
         ok &= CHECK_EQ_INT(r->dtype, TT_F32);
-        ok &= CHECK(tr_shape_is(r, ond, oshape));
+        ok &= CHECK_SHAPE(r, ond, oshape);
         want = (double *)malloc(sizeof(double) * (size_t)nout);
         atol = (double *)malloc(sizeof(double) * (size_t)nout);
         tr_ref_reduce(op, corr, xv, v->nd, v->shape, red, want, atol, &rtol);
@@ -257,7 +169,7 @@ static void tr_fill(int op, double *v, int64_t n, unsigned long long seed) {
 
 /* A base tensor of shape sh with op-suited values; *vals gets the (rounded) values (malloc'd). */
 static tt_tensor *tr_base(tt_ctx *c, int op, int nd, const int64_t *sh, double **vals, unsigned long long seed) {
-    int64_t n = tr_numel(nd, sh);
+    int64_t n = tu_numel(nd, sh);
     *vals = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     tr_fill(op, *vals, n, seed);
     return tu_tensor(c, nd, sh, *vals);
@@ -267,7 +179,7 @@ static void tr_battery(int op, int corr) {
     tt_ctx *c = tu_ctx();
     double *bv, *lv;
     tt_tensor *x, *y;
-    tr_view v;
+    tu_view v;
     int k, keep;
     /* axis sets over a 3-D [7,3,33]: first, middle, last, negative, several (also out of order), all */
     static const int sets[][3] = { {0}, {1}, {2}, {-1}, {-2}, {-3}, {0, 2}, {2, 0}, {-1, 0}, {1, 2},
@@ -277,7 +189,7 @@ static void tr_battery(int op, int corr) {
 
     {   int64_t sh[3] = { 7, 3, 33 };
         x = tr_base(c, op, 3, sh, &bv, 11 + (unsigned long long)op);
-        v = tr_view_contig(3, sh);
+        v = tu_view_contig(3, sh);
         for (keep = 0; keep < 2; keep++) {
             for (k = 0; k < (int)(sizeof set_n / sizeof set_n[0]); k++)
                 CHECK(TR_CASE(x, v, bv, sets[k], set_n[k], keep != 0));
@@ -291,7 +203,7 @@ static void tr_battery(int op, int corr) {
         static const int ax0[1] = { 0 }, axm1[1] = { -1 };
         for (k = 0; k < 5; k++) {
             x = tr_base(c, op, 1, &sizes[k], &bv, 100 + (unsigned long long)k);
-            v = tr_view_contig(1, &sizes[k]);
+            v = tu_view_contig(1, &sizes[k]);
             for (keep = 0; keep < 2; keep++) {
                 CHECK(TR_CASE(x, v, bv, ax0, 1, keep != 0));
                 CHECK(TR_CASE(x, v, bv, axm1, 1, keep != 0));
@@ -304,7 +216,7 @@ static void tr_battery(int op, int corr) {
     {   int64_t sh[3] = { 1, 33, 1 };
         static const int a0[1] = { 0 }, a1[1] = { 1 }, a2[1] = { 2 }, a02[2] = { 0, 2 };
         x = tr_base(c, op, 3, sh, &bv, 21);
-        v = tr_view_contig(3, sh);
+        v = tu_view_contig(3, sh);
         for (keep = 0; keep < 2; keep++) {
             CHECK(TR_CASE(x, v, bv, a0, 1, keep != 0));
             CHECK(TR_CASE(x, v, bv, a1, 1, keep != 0));
@@ -317,7 +229,7 @@ static void tr_battery(int op, int corr) {
     {   int64_t sh[4] = { 2, 3, 1, 7 };
         static const int a13[2] = { 1, 3 }, a31[2] = { 3, 1 }, am[2] = { -2, -4 }, a3[3] = { 3, 0, 2 };
         x = tr_base(c, op, 4, sh, &bv, 22);
-        v = tr_view_contig(4, sh);
+        v = tu_view_contig(4, sh);
         for (keep = 0; keep < 2; keep++) {
             CHECK(TR_CASE(x, v, bv, a13, 2, keep != 0));
             CHECK(TR_CASE(x, v, bv, a31, 2, keep != 0));
@@ -330,12 +242,12 @@ static void tr_battery(int op, int corr) {
     {   int64_t sh1[2] = { 3, 1100 }, sh2[2] = { 1100, 3 };
         static const int a0[1] = { 0 }, a1[1] = { 1 };
         x = tr_base(c, op, 2, sh1, &bv, 23);
-        v = tr_view_contig(2, sh1);
+        v = tu_view_contig(2, sh1);
         CHECK(TR_CASE(x, v, bv, a1, 1, false));
         CHECK(TR_CASE(x, v, bv, a0, 1, true));
         free(bv);
         x = tr_base(c, op, 2, sh2, &bv, 24);
-        v = tr_view_contig(2, sh2);
+        v = tu_view_contig(2, sh2);
         CHECK(TR_CASE(x, v, bv, a0, 1, false));
         CHECK(TR_CASE(x, v, bv, NULL, 0, false));
         free(bv);
@@ -345,8 +257,8 @@ static void tr_battery(int op, int corr) {
         static const int a0[1] = { 0 }, a1[1] = { 1 };
         x = tr_base(c, op, 2, sh, &bv, 31);
         y = tt_transpose(c, x, 0, 1);
-        v = tr_view_contig(2, sh); tr_view_transpose(&v, 0, 1);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh); tu_view_transpose(&v, 0, 1);
+        lv = tu_view_gather(&v, bv);
         for (keep = 0; keep < 2; keep++) {
             CHECK(TR_CASE(y, v, lv, a0, 1, keep != 0));
             CHECK(TR_CASE(y, v, lv, a1, 1, keep != 0));
@@ -360,8 +272,8 @@ static void tr_battery(int op, int corr) {
         static const int a02[2] = { 0, 2 }, a1[1] = { 1 }, a21[2] = { 2, 1 };
         x = tr_base(c, op, 3, sh, &bv, 32);
         y = tt_permute(c, x, perm);
-        v = tr_view_contig(3, sh); tr_view_permute(&v, perm);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(3, sh); tu_view_permute(&v, perm);
+        lv = tu_view_gather(&v, bv);
         for (keep = 0; keep < 2; keep++) {
             CHECK(TR_CASE(y, v, lv, a02, 2, keep != 0));
             CHECK(TR_CASE(y, v, lv, a1, 1, keep != 0));
@@ -374,8 +286,8 @@ static void tr_battery(int op, int corr) {
         static const int a0[1] = { 0 }, a1[1] = { 1 };
         x = tr_base(c, op, 2, sh, &bv, 33);
         y = tt_slice(c, x, 1, 1, 33, 2);
-        v = tr_view_contig(2, sh); tr_view_slice(&v, 1, 1, 33, 2);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh); tu_view_slice(&v, 1, 1, 33, 2);
+        lv = tu_view_gather(&v, bv);
         for (keep = 0; keep < 2; keep++) {
             CHECK(TR_CASE(y, v, lv, a1, 1, keep != 0));
             CHECK(TR_CASE(y, v, lv, a0, 1, keep != 0));
@@ -383,15 +295,15 @@ static void tr_battery(int op, int corr) {
         }
         free(lv);
         y = tt_slice(c, x, 0, 0, 5, 2);
-        v = tr_view_contig(2, sh); tr_view_slice(&v, 0, 0, 5, 2);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh); tu_view_slice(&v, 0, 0, 5, 2);
+        lv = tu_view_gather(&v, bv);
         CHECK(TR_CASE(y, v, lv, a0, 1, false));
         CHECK(TR_CASE(y, v, lv, a1, 1, true));
         free(lv);
         /* sliced then transposed */
         y = tt_transpose(c, tt_slice(c, x, 1, 0, 33, 2), 0, 1);
-        v = tr_view_contig(2, sh); tr_view_slice(&v, 1, 0, 33, 2); tr_view_transpose(&v, 0, 1);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh); tu_view_slice(&v, 1, 0, 33, 2); tu_view_transpose(&v, 0, 1);
+        lv = tu_view_gather(&v, bv);
         CHECK(TR_CASE(y, v, lv, a0, 1, false));
         CHECK(TR_CASE(y, v, lv, a1, 1, false));
         free(lv); free(bv);
@@ -402,8 +314,8 @@ static void tr_battery(int op, int corr) {
         static const int a0[1] = { 0 }, a1[1] = { 1 }, a02[2] = { 0, 2 };
         x = tr_base(c, op, 2, sh, &bv, 34);
         y = tt_expand(c, x, 2, esh);
-        v = tr_view_contig(2, sh); tr_view_expand(&v, 2, esh);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh); tu_view_expand(&v, 2, esh);
+        lv = tu_view_gather(&v, bv);
         for (keep = 0; keep < 2; keep++) {
             CHECK(TR_CASE(y, v, lv, a0, 1, keep != 0));
             CHECK(TR_CASE(y, v, lv, a1, 1, keep != 0));
@@ -412,15 +324,15 @@ static void tr_battery(int op, int corr) {
         free(lv); free(bv);
         x = tr_base(c, op, 1, sh1, &bv, 35);
         y = tt_expand(c, x, 2, esh1);
-        v = tr_view_contig(1, sh1); tr_view_expand(&v, 2, esh1);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(1, sh1); tu_view_expand(&v, 2, esh1);
+        lv = tu_view_gather(&v, bv);
         CHECK(TR_CASE(y, v, lv, a0, 1, false));
         CHECK(TR_CASE(y, v, lv, a1, 1, true));
         free(lv); free(bv);
         x = tr_base(c, op, 3, sh3, &bv, 36);
         y = tt_expand(c, x, 3, esh3);
-        v = tr_view_contig(3, sh3); tr_view_expand(&v, 3, esh3);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(3, sh3); tu_view_expand(&v, 3, esh3);
+        lv = tu_view_gather(&v, bv);
         CHECK(TR_CASE(y, v, lv, a1, 1, false));
         CHECK(TR_CASE(y, v, lv, a02, 2, true));
         free(lv); free(bv);
@@ -428,7 +340,7 @@ static void tr_battery(int op, int corr) {
     /* 0-d input: reducing "all" of a scalar gives a scalar */
     {   double s = op == TR_PROD ? 1.25 : -0.75;
         x = tu_tensor(c, 0, NULL, &s);
-        v = tr_view_contig(0, NULL);
+        v = tu_view_contig(0, NULL);
         CHECK(TR_CASE(x, v, &s, NULL, 0, false));
         CHECK(TR_CASE(x, v, &s, NULL, 0, true));
     }
@@ -454,7 +366,7 @@ static void test_known_values(void) {
     tt_tensor *x = tu_tensor(c, 2, sh, v), *r;
     float *g;
     r = tt_sum(c, x, a0, 1, false); g = tu_values(c, r);
-    CHECK(tr_shape_is(r, 1, sh + 1));
+    CHECK_SHAPE(r, 1, sh + 1);
     if (g) { CHECK_NEAR(g[0], 5, 0, 0); CHECK_NEAR(g[1], 7, 0, 0); CHECK_NEAR(g[2], 9, 0, 0); }
     free(g); CHECK_GUARDS(c);
     r = tt_prod(c, x, a1, 1, true); g = tu_values(c, r);
@@ -506,10 +418,10 @@ static void test_other_dtypes(void) {
 }
 
 /* ---- argmax / argmin ------------------------------------------------------- */
-static int tr_arg_case(tt_ctx *c, int is_max, tt_tensor *x, const tr_view *v, const double *xv,
+static int tr_arg_case(tt_ctx *c, int is_max, tt_tensor *x, const tu_view *v, const double *xv,
                        int axis, bool keep, int line) {
     int ok = 1, a = axis < 0 ? axis + v->nd : axis, ond = 0, i;
-    int64_t oshape[TR_MAXD], outer = 1, len, inner = 1, o, in, k, nout;
+    int64_t oshape[TU_MAXD], outer = 1, len, inner = 1, o, in, k, nout;
     double *want, *atol;
     float *got;
     tt_tensor *r;
@@ -528,7 +440,7 @@ static int tr_arg_case(tt_ctx *c, int is_max, tt_tensor *x, const tr_view *v, co
     ok &= CHECK_GUARDS(c);
     if (r) {
         ok &= CHECK_EQ_INT(r->dtype, TT_I32);
-        ok &= CHECK(tr_shape_is(r, ond, oshape));
+        ok &= CHECK_SHAPE(r, ond, oshape);
         want = (double *)malloc(sizeof(double) * (size_t)nout);
         atol = (double *)calloc((size_t)nout, sizeof(double));
         for (o = 0; o < outer; o++)
@@ -554,7 +466,7 @@ static int tr_arg_case(tt_ctx *c, int is_max, tt_tensor *x, const tr_view *v, co
 
 /* Values from {0,1,2,3}: many ties, so "first index" is exercised everywhere. */
 static tt_tensor *tr_tie_base(tt_ctx *c, int nd, const int64_t *sh, double **vals, unsigned long long seed) {
-    int64_t n = tr_numel(nd, sh), i;
+    int64_t n = tu_numel(nd, sh), i;
     *vals = (double *)malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     tu_uniform(*vals, n, seed, 0.0, 4.0);
     for (i = 0; i < n; i++) (*vals)[i] = floor((*vals)[i]);
@@ -565,13 +477,13 @@ static void tr_arg_battery(int is_max) {
     tt_ctx *c = tu_ctx();
     double *bv, *lv;
     tt_tensor *x, *y;
-    tr_view v;
+    tu_view v;
     int keep, k;
 #define TR_ARG(x, v, xv, axis, keep) CHECK(tr_arg_case(c, is_max, (x), &(v), (xv), (axis), (keep), __LINE__))
     {   int64_t sh[3] = { 7, 3, 33 };
         static const int axes[6] = { 0, 1, 2, -1, -2, -3 };
         x = tr_tie_base(c, 3, sh, &bv, 41);
-        v = tr_view_contig(3, sh);
+        v = tu_view_contig(3, sh);
         for (keep = 0; keep < 2; keep++)
             for (k = 0; k < 6; k++) TR_ARG(x, v, bv, axes[k], keep != 0);
         free(bv);
@@ -579,7 +491,7 @@ static void tr_arg_battery(int is_max) {
     {   static const int64_t sizes[] = { 1, 3, 7, 33, 1155 };
         for (k = 0; k < 5; k++) {
             x = tr_tie_base(c, 1, &sizes[k], &bv, 42 + (unsigned long long)k);
-            v = tr_view_contig(1, &sizes[k]);
+            v = tu_view_contig(1, &sizes[k]);
             TR_ARG(x, v, bv, 0, false);
             TR_ARG(x, v, bv, -1, true);
             free(bv);
@@ -590,7 +502,7 @@ static void tr_arg_battery(int is_max) {
         int64_t sh[2] = { 3, 4 };
         float *g;
         x = tu_tensor(c, 2, sh, t);
-        v = tr_view_contig(2, sh);
+        v = tu_view_contig(2, sh);
         TR_ARG(x, v, t, 1, false);
         TR_ARG(x, v, t, 0, true);
         g = tu_values(c, is_max ? tt_argmax(c, x, 1, false) : tt_argmin(c, x, 1, false));
@@ -603,7 +515,7 @@ static void tr_arg_battery(int is_max) {
     }
     {   int64_t sh[2] = { 1100, 3 };        /* long strided reduction */
         x = tr_tie_base(c, 2, sh, &bv, 48);
-        v = tr_view_contig(2, sh);
+        v = tu_view_contig(2, sh);
         TR_ARG(x, v, bv, 0, false);
         TR_ARG(x, v, bv, 1, true);
         free(bv);
@@ -614,26 +526,26 @@ static void tr_arg_battery(int is_max) {
         int64_t sh3[3] = { 3, 7, 33 };
         x = tr_tie_base(c, 2, sh, &bv, 51);
         y = tt_transpose(c, x, 0, 1);
-        v = tr_view_contig(2, sh); tr_view_transpose(&v, 0, 1);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh); tu_view_transpose(&v, 0, 1);
+        lv = tu_view_gather(&v, bv);
         TR_ARG(y, v, lv, 0, false); TR_ARG(y, v, lv, 1, true); TR_ARG(y, v, lv, -1, false);
         free(lv);
         y = tt_slice(c, x, 1, 1, 33, 2);
-        v = tr_view_contig(2, sh); tr_view_slice(&v, 1, 1, 33, 2);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh); tu_view_slice(&v, 1, 1, 33, 2);
+        lv = tu_view_gather(&v, bv);
         TR_ARG(y, v, lv, 1, false); TR_ARG(y, v, lv, 0, true);
         free(lv); free(bv);
         x = tr_tie_base(c, 2, sh1, &bv, 52);
         y = tt_expand(c, x, 2, esh);
-        v = tr_view_contig(2, sh1); tr_view_expand(&v, 2, esh);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh1); tu_view_expand(&v, 2, esh);
+        lv = tu_view_gather(&v, bv);
         TR_ARG(y, v, lv, 0, false);      /* all equal along the stride-0 axis: 0 */
         TR_ARG(y, v, lv, 1, true);
         free(lv); free(bv);
         x = tr_tie_base(c, 3, sh3, &bv, 53);
         y = tt_permute(c, x, perm);
-        v = tr_view_contig(3, sh3); tr_view_permute(&v, perm);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(3, sh3); tu_view_permute(&v, perm);
+        lv = tu_view_gather(&v, bv);
         TR_ARG(y, v, lv, 1, false); TR_ARG(y, v, lv, 2, true); TR_ARG(y, v, lv, 0, false);
         free(lv); free(bv);
     }
@@ -642,7 +554,7 @@ static void tr_arg_battery(int is_max) {
         bv = (double *)malloc(sizeof(double) * 297);
         tu_uniform(bv, 297, 55, -5.0, 5.0);
         x = tu_tensor(c, 2, sh, bv);
-        v = tr_view_contig(2, sh);
+        v = tu_view_contig(2, sh);
         TR_ARG(x, v, bv, 1, false); TR_ARG(x, v, bv, 0, false);
         free(bv);
     }
@@ -672,10 +584,10 @@ static void test_argmin(void) { tr_arg_battery(0); }
 /* Tolerances (f32 exp/log plus a row sum): softmax rtol 4e-6 and an extra 1.2e-7*|x_i|
    relative (one f32 rounding at the input's magnitude, which is all f32 can resolve when
    |x| ~ 1000); log_softmax atol 2e-6*(1+|x_i-max|+|log S|) + 1.2e-7*(|x_i|+|max|). */
-static int tr_softmax_case(tt_ctx *c, int is_log, tt_tensor *x, const tr_view *v, const double *xv,
+static int tr_softmax_case(tt_ctx *c, int is_log, tt_tensor *x, const tu_view *v, const double *xv,
                            int axis, int line) {
     int ok = 1, a = axis < 0 ? axis + v->nd : axis, i;
-    int64_t outer = 1, len, inner = 1, o, in, k, n = tr_numel(v->nd, v->shape);
+    int64_t outer = 1, len, inner = 1, o, in, k, n = tu_numel(v->nd, v->shape);
     double *want, *atol, maxabs = 0;
     float *got = NULL;
     tt_tensor *r;
@@ -709,7 +621,7 @@ static int tr_softmax_case(tt_ctx *c, int is_log, tt_tensor *x, const tr_view *v
         }
     if (r) {
         ok &= CHECK_EQ_INT(r->dtype, TT_F32);
-        ok &= CHECK(tr_shape_is(r, v->nd, v->shape));
+        ok &= CHECK_SHAPE(r, v->nd, v->shape);
         got = tu_values(c, r);
         ok &= CHECK(r->numel == n && tr_close(got, want, atol, n, is_log ? 0 : 4e-6));
         if (got && r->numel == n) {
@@ -743,7 +655,7 @@ static void tr_softmax_battery(int is_log) {
     tt_ctx *c = tu_ctx();
     double *bv, *lv;
     tt_tensor *x, *y;
-    tr_view v;
+    tu_view v;
     int k;
 #define TR_SM(x, v, xv, axis) CHECK(tr_softmax_case(c, is_log, (x), &(v), (xv), (axis), __LINE__))
     {   int64_t sh[3] = { 7, 3, 33 };
@@ -751,7 +663,7 @@ static void tr_softmax_battery(int is_log) {
         bv = (double *)malloc(sizeof(double) * 693);
         tu_uniform(bv, 693, 61, -6.0, 6.0);
         x = tu_tensor(c, 3, sh, bv);
-        v = tr_view_contig(3, sh);
+        v = tu_view_contig(3, sh);
         for (k = 0; k < 6; k++) TR_SM(x, v, bv, axes[k]);
         free(bv);
     }
@@ -760,7 +672,7 @@ static void tr_softmax_battery(int is_log) {
             bv = (double *)malloc(sizeof(double) * (size_t)sizes[k]);
             tu_uniform(bv, sizes[k], 62 + (unsigned long long)k, -4.0, 4.0);
             x = tu_tensor(c, 1, &sizes[k], bv);
-            v = tr_view_contig(1, &sizes[k]);
+            v = tu_view_contig(1, &sizes[k]);
             TR_SM(x, v, bv, 0);
             TR_SM(x, v, bv, -1);
             free(bv);
@@ -770,12 +682,12 @@ static void tr_softmax_battery(int is_log) {
         bv = (double *)malloc(sizeof(double) * 3300);
         tu_uniform(bv, 15, 68, -3.0, 3.0);
         x = tu_tensor(c, 3, sh, bv);
-        v = tr_view_contig(3, sh);
+        v = tu_view_contig(3, sh);
         TR_SM(x, v, bv, 1);
         TR_SM(x, v, bv, 0);
         tu_uniform(bv, 3300, 69, -3.0, 3.0);
         x = tu_tensor(c, 2, sh2, bv);
-        v = tr_view_contig(2, sh2);
+        v = tu_view_contig(2, sh2);
         TR_SM(x, v, bv, 0);
         TR_SM(x, v, bv, 1);
         free(bv);
@@ -787,31 +699,31 @@ static void tr_softmax_battery(int is_log) {
         tu_uniform(bv, 231, 70, -5.0, 5.0);
         x = tu_tensor(c, 2, sh, bv);
         y = tt_transpose(c, x, 0, 1);
-        v = tr_view_contig(2, sh); tr_view_transpose(&v, 0, 1);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh); tu_view_transpose(&v, 0, 1);
+        lv = tu_view_gather(&v, bv);
         TR_SM(y, v, lv, 0); TR_SM(y, v, lv, 1); TR_SM(y, v, lv, -1);
         free(lv);
         y = tt_slice(c, x, 1, 1, 33, 2);
-        v = tr_view_contig(2, sh); tr_view_slice(&v, 1, 1, 33, 2);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh); tu_view_slice(&v, 1, 1, 33, 2);
+        lv = tu_view_gather(&v, bv);
         TR_SM(y, v, lv, 1); TR_SM(y, v, lv, 0);
         free(lv);
         y = tt_slice(c, x, 0, 0, 7, 2);
-        v = tr_view_contig(2, sh); tr_view_slice(&v, 0, 0, 7, 2);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh); tu_view_slice(&v, 0, 0, 7, 2);
+        lv = tu_view_gather(&v, bv);
         TR_SM(y, v, lv, 0); TR_SM(y, v, lv, 1);
         free(lv);
         x = tu_tensor(c, 2, sh1, bv);                   /* bv[0..32] */
         y = tt_expand(c, x, 2, esh);
-        v = tr_view_contig(2, sh1); tr_view_expand(&v, 2, esh);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(2, sh1); tu_view_expand(&v, 2, esh);
+        lv = tu_view_gather(&v, bv);
         TR_SM(y, v, lv, 1);
         TR_SM(y, v, lv, 0);                             /* all equal along the axis: 1/5 each */
         free(lv);
         x = tu_tensor(c, 3, sh3, bv);                   /* bv[0..104] */
         y = tt_permute(c, x, perm);
-        v = tr_view_contig(3, sh3); tr_view_permute(&v, perm);
-        lv = tr_gather(&v, bv);
+        v = tu_view_contig(3, sh3); tu_view_permute(&v, perm);
+        lv = tu_view_gather(&v, bv);
         TR_SM(y, v, lv, 0); TR_SM(y, v, lv, 1); TR_SM(y, v, lv, 2);
         free(lv);
         free(bv);
@@ -823,12 +735,12 @@ static void tr_softmax_battery(int is_log) {
         tu_uniform(bv, 132, 71, -5.0, 5.0);
         for (k = 0; k < 132; k++) bv[k] += k < 66 ? 1000.0 : -1000.0;
         x = tu_tensor(c, 2, sh, bv);
-        v = tr_view_contig(2, sh);
+        v = tu_view_contig(2, sh);
         TR_SM(x, v, bv, 1);
         TR_SM(x, v, bv, 0);   /* columns mix +1000 and -1000 rows: exps underflow to 0, still finite */
         free(bv);
         x = tu_tensor(c, 2, sh3, big);
-        v = tr_view_contig(2, sh3);
+        v = tu_view_contig(2, sh3);
         TR_SM(x, v, big, 1);
         TR_SM(x, v, big, 0);
     }

@@ -34,13 +34,6 @@ typedef struct sh_ref {
     double *v;
 } sh_ref;
 
-static long long sh_numel(int nd, const int64_t *sh) {
-    long long n = 1;
-    int d;
-    for (d = 0; d < nd; d++) n *= sh[d];
-    return n;
-}
-
 static void sh_unravel(long long i, int nd, const int64_t *sh, int64_t *co) {
     int d;
     for (d = nd - 1; d >= 0; d--) { co[d] = i % sh[d]; i /= sh[d]; }
@@ -60,12 +53,12 @@ static sh_ref sh_mk(int nd, const int64_t *sh) {
     memset(&r, 0, sizeof r);
     r.nd = nd;
     for (d = 0; d < TT_MAX_DIMS; d++) r.sh[d] = d < nd ? sh[d] : 1;
-    n = sh_numel(nd, sh);
+    n = tu_numel(nd, sh);
     r.v = (double *)sh_track(calloc((size_t)(n > 0 ? n : 1), sizeof(double)));
     return r;
 }
 
-static long long sh_rn(const sh_ref *r) { return sh_numel(r->nd, r->sh); }
+static long long sh_rn(const sh_ref *r) { return tu_numel(r->nd, r->sh); }
 
 /* A random f32 tensor of this shape; *r gets its exact values. */
 static tt_tensor *sh_rand(tt_ctx *c, int nd, const int64_t *sh, unsigned long long seed, sh_ref *r) {

@@ -142,13 +142,6 @@ static int th_check_sum(const char *name, const float *got, const double *want, 
 
 /* ------------------------------------------------------------ double refs ---- */
 
-static int64_t th_numel(int ndim, const int64_t *shape) {
-    int64_t n = 1;
-    int d;
-    for (d = 0; d < ndim; d++) n *= shape[d];
-    return n;
-}
-
 /* [R,C] row-major -> its transpose [C,R] (malloc'd). */
 static double *th_t2(const double *src, int64_t R, int64_t C) {
     double *t = (double *)malloc(sizeof(double) * (size_t)(R * C));
@@ -163,7 +156,7 @@ enum { TH_SUM = 0, TH_MEAN = 1, TH_VAR = 2, TH_ARGMAX = 3 };
    sum of |terms| of each output (for var: the variance itself). Returns the output count. */
 static int64_t th_ref_reduce(const double *x, int ndim, const int64_t *shape, unsigned mask, int op, int corr,
                              double *out, double *absum) {
-    int64_t n = th_numel(ndim, shape), M = 1, K = 1, i, o;
+    int64_t n = tu_numel(ndim, shape), M = 1, K = 1, i, o;
     int64_t idx[TT_MAX_DIMS];
     double *acc, *aab, *best;
     int d, axis = 0;
@@ -311,7 +304,7 @@ typedef struct th_data {
 static void th_data_make(th_data *D) {
     int i;
     for (i = 0; i < TH_NIN; i++) {
-        int64_t n = th_numel(th_in_spec[i].ndim, th_in_spec[i].shape), k;
+        int64_t n = tu_numel(th_in_spec[i].ndim, th_in_spec[i].shape), k;
         D->d[i] = (double *)malloc(sizeof(double) * (size_t)n);
         tu_uniform(D->d[i], n, 1000u + (unsigned)i, th_in_spec[i].lo, th_in_spec[i].hi);
         for (k = 0; k < n; k++) D->d[i][k] = (double)(float)D->d[i][k];    /* what the library sees */
@@ -688,7 +681,7 @@ static void th_gdata_make(th_gdata *G) {
     int i;
     G->wc = th_ctx(1, NULL, NULL);
     for (i = 0; i < THG_N; i++) {
-        int64_t n = th_numel(th_g_spec[i].ndim, th_g_spec[i].shape);
+        int64_t n = tu_numel(th_g_spec[i].ndim, th_g_spec[i].shape);
         G->d[i] = (double *)malloc(sizeof(double) * (size_t)n);
         tu_uniform(G->d[i], n, 5000u + (unsigned)i, th_g_spec[i].lo, th_g_spec[i].hi);
         G->t[i] = tu_tensor(G->wc, th_g_spec[i].ndim, th_g_spec[i].shape, G->d[i]);

@@ -5,8 +5,9 @@
    (contiguous, transposed, step-2 slice, expanded rows/columns, 3-d permutation), f16 /
    bf16 / i32 / bool inputs (computed in f32, result f32), 0-d and empty tensors, special
    values (0, -0, +-inf, NaN, large |x|), round-half-to-even, NULL inputs.
-   The f16/bf16 inputs are encoded and decoded by this file's own reference (un_encode /
-   un_decode), so the expected values never come from the library. */
+   The f16/bf16 inputs are encoded and decoded by the tests' own reference (tu_tensor_dt with
+   tu_small_encode / tu_small_decode, test_util.h), so the expected values never come from
+   the library. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,47 +15,6 @@
 #include "test_util.h"
 
 /* f16/bf16 references: tu_small_decode / tu_small_encode in test_util.h. */
-
-
-/* A new contiguous tensor of dtype dt holding vals; vals gets back the exact values stored
-   (f32 rounding, f16/bf16 rounding through f32, i32 rounding to the nearest integer, bool 0/1). */
-static tt_tensor *un_make(tt_ctx *c, tt_dtype dt, int ndim, const int64_t *shape, double *vals) {
-    long long n = 1, i;
-    void *buf;
-    tt_tensor *t;
-    for (i = 0; i < ndim; i++) n *= shape[i];
-    buf = malloc(4 * (size_t)(n > 0 ? n : 1));
-    if (!buf) return NULL;
-    for (i = 0; i < n; i++) {
-        double v = vals[i];
-        switch (dt) {
-        case TT_F32: { float f = (float)v; ((float *)buf)[i] = f; vals[i] = (double)f; } break;
-        case TT_F16: {
-            unsigned h = tu_small_encode((double)(float)v, 5, 10);
-            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = tu_small_decode(h, 5, 10);
-        } break;
-        case TT_BF16: {
-            unsigned h = tu_small_encode((double)(float)v, 8, 7);
-            ((uint16_t *)buf)[i] = (uint16_t)h; vals[i] = tu_small_decode(h, 8, 7);
-        } break;
-        case TT_I32: { int32_t k = (int32_t)floor(v + 0.5); ((int32_t *)buf)[i] = k; vals[i] = (double)k; } break;
-        default: { uint8_t b = (uint8_t)(v != 0.0); ((uint8_t *)buf)[i] = b; vals[i] = (double)b; } break;
-        }
-    }
-    t = tt_from_data(c, dt, ndim, shape, buf);
-    free(buf);
-    return t;
-}
-
-static const char *un_dtname(tt_dtype dt) {
-    switch (dt) {
-    case TT_F32: return "f32";
-    case TT_F16: return "f16";
-    case TT_BF16: return "bf16";
-    case TT_I32: return "i32";
-    default: return "bool";
-    }
-}
 
 /* ---------------------------------------------------------------------------
    The ops: the library function, a double reference, an input range, tolerances.
@@ -210,7 +170,7 @@ static tt_tensor *un_input(tt_ctx *c, int layout, tt_dtype dt, long long n, doub
     src = (double *)malloc(sizeof(double) * (size_t)m);
     tu_uniform(src, m, seed, lo, hi);
     if (dt == TT_BOOL) for (i = 0; i < m; i++) src[i] = src[i] < 0.5 * (lo + hi) ? 0.0 : 1.0;
-    s = un_make(c, dt, sndim, sshape, src);
+    s = tu_tensor_dt(c, dt, sndim, sshape, src);
     switch (layout) {
     case UN_CONTIG:
         x = s;
@@ -261,25 +221,6 @@ static tt_tensor *un_input(tt_ctx *c, int layout, tt_dtype dt, long long n, doub
     return x;
 }
 
-static long long un_numel(int ndim, const int64_t *shape) {
-    long long n = 1;
-    int i;
-    for (i = 0; i < ndim; i++) n *= shape[i];
-    return n;
-}
-
-/* Checks r has dtype f32 and the given shape; prints what differs. */
-static int un_check_result(const tt_tensor *r, int ndim, const int64_t *shape) {
-    int ok = 1, i;
-    if (!CHECK(r != NULL)) return 0;
-    ok &= CHECK_EQ_INT(r->dtype, TT_F32);
-    ok &= CHECK_EQ_INT(r->ndim, ndim);
-    if (r->ndim == ndim)
-        for (i = 0; i < ndim; i++) ok &= CHECK_EQ_INT(r->shape[i], shape[i]);
-    ok &= CHECK_EQ_INT(r->numel, un_numel(ndim, shape));
-    return ok;
-}
-
 static const long long un_sizes[] = {1, 3, 7, 33, 1001};
 #define UN_NSIZES ((int)(sizeof un_sizes / sizeof un_sizes[0]))
 
@@ -305,10 +246,10 @@ static void un_run_op(const un_op *op, int opi, tt_dtype dt, int first_layout, i
                 tt_scope_end(c, sc);
                 continue;
             }
-            m = un_numel(ndim, shape);
+            m = tu_numel(ndim, shape);
             r = op->fn(c, x);
             CHECK_GUARDS(c);
-            ok = un_check_result(r, ndim, shape);
+            ok = CHECK_META(r, TT_F32, ndim, shape);
             if (ok) {
                 want = (double *)malloc(sizeof(double) * (size_t)m);
                 for (i = 0; i < m; i++) want[i] = op->ref(vals[i]);
@@ -326,7 +267,7 @@ static void un_run_op(const un_op *op, int opi, tt_dtype dt, int first_layout, i
                 }
             }
             if (!ok)
-                printf("      op %s, input dtype %s, layout %s, %lld elements: %s\n", op->name, un_dtname(dt),
+                printf("      op %s, input dtype %s, layout %s, %lld elements: %s\n", op->name, tu_dtname(dt),
                        un_layout_names[layout], m, tt_error(c) ? tt_error(c) : "(no error)");
             tt_clear_error(c);
             free(vals);
@@ -377,7 +318,7 @@ static void test_unary_scalar_0d(void) {
         v = (double)(float)v;
         r = op->fn(c, x);
         CHECK_GUARDS(c);
-        if (!un_check_result(r, 0, NULL)) { printf("      op %s on a 0-d tensor\n", op->name); tt_clear_error(c); continue; }
+        if (!CHECK_META(r, TT_F32, 0, NULL)) { printf("      op %s on a 0-d tensor\n", op->name); tt_clear_error(c); continue; }
         got = tu_values(c, r);
         if (!CHECK(got != NULL) || !CHECK_NEAR(got[0], op->ref(v), op->atol, op->rtol))
             printf("      op %s on a 0-d tensor holding %.9g\n", op->name, v);
@@ -386,9 +327,9 @@ static void test_unary_scalar_0d(void) {
     /* also a 0-d tensor of another dtype */
     {
         double v = 2.5;
-        tt_tensor *x = un_make(c, TT_F16, 0, NULL, &v), *r = tt_exp(c, x);
+        tt_tensor *x = tu_tensor_dt(c, TT_F16, 0, NULL, &v), *r = tt_exp(c, x);
         CHECK_GUARDS(c);
-        if (un_check_result(r, 0, NULL)) CHECK_NEAR(tt_item(c, r), exp(2.5), 0, 2e-6);
+        if (CHECK_META(r, TT_F32, 0, NULL)) CHECK_NEAR(tt_item(c, r), exp(2.5), 0, 2e-6);
     }
     CHECK_NO_ERROR(c);
     tt_ctx_destroy(c);
@@ -404,7 +345,7 @@ static void test_unary_empty(void) {
     for (i = 0; i < UN_NOPS; i++) {
         tt_tensor *r1 = un_ops[i].fn(c, a), *r2 = un_ops[i].fn(c, b);
         CHECK_GUARDS(c);
-        if (!un_check_result(r1, 2, s2) || !un_check_result(r2, 1, s1))
+        if (!CHECK_META(r1, TT_F32, 2, s2) || !CHECK_META(r2, TT_F32, 1, s1))
             printf("      op %s on an empty tensor: %s\n", un_ops[i].name, tt_error(c) ? tt_error(c) : "(no error)");
         tt_clear_error(c);
     }
@@ -424,7 +365,7 @@ static void un_special(tt_ctx *c, const char *name, un_fn fn, double x, double w
     t = tt_from_data(c, TT_F32, 1, shape, in);
     r = fn(c, t);
     CHECK_GUARDS(c);
-    if (!un_check_result(r, 1, shape)) { printf("      %s(%.9g)\n", name, x); tt_clear_error(c); return; }
+    if (!CHECK_META(r, TT_F32, 1, shape)) { printf("      %s(%.9g)\n", name, x); tt_clear_error(c); return; }
     got = tu_values(c, r);
     if (!CHECK(got != NULL)) return;
     for (i = 0; i < 37; i++) {
@@ -642,7 +583,7 @@ static void test_unary_round_halves(void) {
         tt_tensor *r = k == 0 ? tt_round(c, x) : (k == 1 ? tt_floor(c, x) : tt_ceil(c, x));
         float *got;
         CHECK_GUARDS(c);
-        if (!un_check_result(r, 1, shape)) continue;
+        if (!CHECK_META(r, TT_F32, 1, shape)) continue;
         for (i = 0; i < n; i++) want[i] = k == 0 ? rint(v[i]) : (k == 1 ? floor(v[i]) : ceil(v[i]));
         got = tu_values(c, r);
         if (!CHECK_ALLCLOSE(got, want, n, 0, 0)) printf("      op %s on exact halves\n", k == 0 ? "round" : (k == 1 ? "floor" : "ceil"));
@@ -660,7 +601,7 @@ static void test_unary_round_halves(void) {
         r = tt_round(c, t);
         CHECK_GUARDS(c);
         s2[0] = 11; s2[1] = 3;
-        if (un_check_result(r, 2, s2)) {
+        if (CHECK_META(r, TT_F32, 2, s2)) {
             float *got = tu_values(c, r);
             for (a = 0; a < 11; a++) for (b = 0; b < 3; b++) w[a * 3 + b] = rint(q[b * 11 + a]);
             CHECK_ALLCLOSE(got, w, 33, 0, 0);
@@ -725,7 +666,7 @@ static void test_unary_chain(void) {
     r = tt_sqrt(c, tt_add_scalar(c, tt_abs(c, tt_neg(c, x)), 1.0f));
     r = tt_tanh(c, tt_exp(c, tt_log(c, r)));
     CHECK_GUARDS(c);
-    if (un_check_result(r, 2, shape)) {
+    if (CHECK_META(r, TT_F32, 2, shape)) {
         float *got = tu_values(c, r);
         for (i = 0; i < 37 * 29; i++) want[i] = tanh(sqrt(fabs(v[i]) + 1.0));
         CHECK_ALLCLOSE(got, want, 37 * 29, 1e-6, 4e-6);
