@@ -355,6 +355,7 @@ TT_API tt_tensor  *tt_elu(tt_ctx *ctx, tt_tensor *x, float alpha);         /* x<
 TT_API tt_tensor  *tt_gelu(tt_ctx *ctx, tt_tensor *x);         /* x*0.5*(1+erf(x/sqrt 2)) */
 TT_API tt_tensor  *tt_gelu_tanh(tt_ctx *ctx, tt_tensor *x);    /* 0.5x(1+tanh(sqrt(2/pi)(x+0.044715x^3))) */
 TT_API tt_tensor  *tt_silu(tt_ctx *ctx, tt_tensor *x);         /* x*sigmoid(x) */
+TT_API tt_tensor  *tt_hardswish(tt_ctx *ctx, tt_tensor *x);    /* x*min(max(x+3,0),6)/6 (MobileNetV3) */
 TT_API tt_tensor  *tt_softplus(tt_ctx *ctx, tt_tensor *x);     /* log(1+exp(x)); x for x>20 (PyTorch) */
 TT_API tt_tensor  *tt_erf(tt_ctx *ctx, tt_tensor *x);
 TT_API tt_tensor  *tt_floor(tt_ctx *ctx, tt_tensor *x);
@@ -370,6 +371,7 @@ TT_API tt_tensor  *tt_sub(tt_ctx *ctx, tt_tensor *a, tt_tensor *b);
 TT_API tt_tensor  *tt_mul(tt_ctx *ctx, tt_tensor *a, tt_tensor *b);
 TT_API tt_tensor  *tt_div(tt_ctx *ctx, tt_tensor *a, tt_tensor *b);
 TT_API tt_tensor  *tt_pow(tt_ctx *ctx, tt_tensor *a, tt_tensor *b);
+TT_API tt_tensor  *tt_atan2(tt_ctx *ctx, tt_tensor *a, tt_tensor *b);   /* atan2(a, b): the angle of (b, a) */
 TT_API tt_tensor  *tt_maximum(tt_ctx *ctx, tt_tensor *a, tt_tensor *b);
 TT_API tt_tensor  *tt_minimum(tt_ctx *ctx, tt_tensor *a, tt_tensor *b);
 /* Scalar forms: x op s. */
@@ -1247,20 +1249,33 @@ static void *tt__alloc(tt_ctx *ctx, const char *op, size_t n) {
 #endif
 }
 
+#define TT__DEFAULT_BLOCK_SIZE ((size_t)1 << 20)   /* heap blocks of a context */
+
 TT_API tt_ctx_desc tt_ctx_desc_default(void) {
     tt_ctx_desc d;
     memset(&d, 0, sizeof d);
-    d.block_size = (size_t)1 << 20;
+    d.block_size = TT__DEFAULT_BLOCK_SIZE;
     return d;
 }
 
 static int tt__default_threads(void);
 
-TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
+/* Every default of tt_ctx_desc in one place: a zero field takes its default, and the
+   thread count is what this build and machine can run (1 without threads, at most 256). */
+static tt_ctx_desc tt__ctx_desc_resolve(const tt_ctx_desc *desc) {
     tt_ctx_desc d = desc ? *desc : tt_ctx_desc_default();
+    if (d.block_size == 0) d.block_size = TT__DEFAULT_BLOCK_SIZE;
+    if (d.n_threads == 0) d.n_threads = tt__default_threads();
+    if (!d.parallel_for && !TT__HAS_THREADS) d.n_threads = 1;
+    if (d.n_threads > 256) d.n_threads = 256;
+    return d;
+}
+
+TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
+    tt_ctx_desc d;
     tt_ctx *ctx;
-    if ((d.mem_size > 0 && !d.mem_buffer) || d.n_threads < 0) return NULL;   /* nowhere to say why */
-    if (d.block_size == 0) d.block_size = (size_t)1 << 20;
+    if (desc && ((desc->mem_size > 0 && !desc->mem_buffer) || desc->n_threads < 0)) return NULL;   /* nowhere to say why */
+    d = tt__ctx_desc_resolve(desc);
     if (d.mem_buffer) {
         unsigned char *start = (unsigned char *)tt__aligned(d.mem_buffer);
         size_t lost = (size_t)(start - (unsigned char *)d.mem_buffer);
@@ -1288,9 +1303,7 @@ TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
     ctx->guards = d.debug_guards != 0;
     ctx->parallel_for = d.parallel_for;
     ctx->parallel_user = d.parallel_user;
-    ctx->n_threads = d.n_threads > 0 ? d.n_threads : tt__default_threads();
-    if (!d.parallel_for && !TT__HAS_THREADS) ctx->n_threads = 1;
-    if (ctx->n_threads > 256) ctx->n_threads = 256;
+    ctx->n_threads = d.n_threads;
     return ctx;
 }
 
@@ -2211,6 +2224,7 @@ typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
     U(X, GELU,        gelu,        0, 0,                  0.5f * x * (1.0f + tt__erff(x * 0.70710678118654752f))) \
     U(X, GELU_TANH,   gelu_tanh,   0, 0,                  tt__gelu_tanhf(x)) \
     U(X, SILU,        silu,        0, 0,                  x * tt__sigmoidf(x)) \
+    U(X, HARDSWISH,   hardswish,   0, 0,                  x * tt__clampf(x + 3.0f, 0.0f, 6.0f) / 6.0f) \
     U(X, SOFTPLUS,    softplus,    0, 0,                  x > 20.0f ? x : log1pf(expf(x))) \
     U(X, ERF,         erf,         0, 0,                  tt__erff(x)) \
     U(X, FLOOR,       floor,       0, 0,                  floorf(x)) \
@@ -2229,6 +2243,7 @@ typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
     B(X, MUL,         mul,         TT__F_COMMUTATIVE | TT__F_ID_ONE | TT__F_PAIRABLE,  a * b) \
     B(X, DIV,         div,         TT__F_ID_ONE,                                       a / b) \
     B(X, POW,         pow,         0,                                                  powf(a, b)) \
+    B(X, ATAN2,       atan2,       0,                                                  atan2f(a, b)) \
     B(X, MAXIMUM,     maximum,     0,                                                  tt__maxf(a, b)) \
     B(X, MINIMUM,     minimum,     0,                                                  tt__minf(a, b)) \
     B(X, EQ,          eq,          TT__F_BOOL_OUT | TT__F_COMMUTATIVE,                 (float)(a == b)) \
@@ -4141,7 +4156,7 @@ static void tt__gemm_task(void *arg, int64_t t, int thread) {
 typedef void (*tt__ukernel_fn)(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate);
 
 /* The plain C twin. */
-static TT__MAYBE_UNUSED void tt__ukernel_c(int64_t kc, const float *TT__RESTRICT A, const float *TT__RESTRICT B,
+static TT__MAYBE_UNUSED void tt__ukernel_ref(int64_t kc, const float *TT__RESTRICT A, const float *TT__RESTRICT B,
                                            float *TT__RESTRICT C, int64_t ldc, int accumulate) {
     float acc[TT__MR * TT__NR];
     int64_t k;
@@ -4172,7 +4187,7 @@ static TT__MAYBE_UNUSED void tt__ukernel_c(int64_t kc, const float *TT__RESTRICT
     _mm512_storeu_ps(C + i * ldc, c##i##0); _mm512_storeu_ps(C + i * ldc + 16, c##i##1);         \
     _mm512_storeu_ps(C + i * ldc + 32, c##i##2)
 
-static void tt__ukernel_simd(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
+static void tt__ukernel_avx512(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
     __m512 c00 = _mm512_setzero_ps(), c01 = c00, c02 = c00, c10 = c00, c11 = c00, c12 = c00;
     __m512 c20 = c00, c21 = c00, c22 = c00, c30 = c00, c31 = c00, c32 = c00;
     __m512 c40 = c00, c41 = c00, c42 = c00, c50 = c00, c51 = c00, c52 = c00;
@@ -4215,7 +4230,7 @@ TT__INLINE void tt__ukernel_simd_narrow(int64_t kc, const float *A, const float 
     TT__STORE512N(0); TT__STORE512N(1); TT__STORE512N(2); TT__STORE512N(3);
     TT__STORE512N(4); TT__STORE512N(5); TT__STORE512N(6); TT__STORE512N(7);
 }
-static void tt__ukernel_simd16(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
+static void tt__ukernel_avx512_16(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
     tt__ukernel_simd_narrow(kc, A, B, C, ldc, accumulate, 0);
 }
 static void tt__ukernel_simd32(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
@@ -4225,7 +4240,7 @@ static void tt__ukernel_simd32(int64_t kc, const float *A, const float *B, float
 #undef TT__STORE512N
 #undef TT__ROW512
 #undef TT__STORE512
-#define TT__UKERNEL tt__ukernel_simd
+#define TT__UKERNEL tt__ukernel_avx512
 #define TT__UKERNEL_NARROW 1
 #elif defined(__AVX2__) && defined(__FMA__)
 /* 6 rows x 2 vectors of 8 = 12 ymm accumulators. */
@@ -4239,7 +4254,7 @@ static void tt__ukernel_simd32(int64_t kc, const float *A, const float *B, float
     }                                                                                            \
     _mm256_storeu_ps(C + i * ldc, c##i##0); _mm256_storeu_ps(C + i * ldc + 8, c##i##1)
 
-static void tt__ukernel_simd(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
+static void tt__ukernel_avx2(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
     __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
     __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
     int64_t k;
@@ -4252,7 +4267,7 @@ static void tt__ukernel_simd(int64_t kc, const float *A, const float *B, float *
 }
 #undef TT__ROW256
 #undef TT__STORE256
-#define TT__UKERNEL tt__ukernel_simd
+#define TT__UKERNEL tt__ukernel_avx2
 #endif                                   /* without SIMD, tt__gemm keeps its direct loops (faster there) */
 
 /* Block sizes from the caches (KC: a B sliver in 2/3 of L1, the rest for A and C; MC: an A
@@ -4511,7 +4526,7 @@ static TT__MAYBE_UNUSED float *tt__sgemm_c_at(const tt__sgemm_job *j, int64_t i,
    when cols fits in 16 or 32 (no work on the padding of the last sliver). */
 static TT__MAYBE_UNUSED tt__ukernel_fn tt__sgemm_kernel_for(const tt__sgemm_job *j, int64_t cols) {
 #ifdef TT__UKERNEL_NARROW
-    if (j->ukernel == TT__UKERNEL && cols <= 16) return tt__ukernel_simd16;
+    if (j->ukernel == TT__UKERNEL && cols <= 16) return tt__ukernel_avx512_16;
     if (j->ukernel == TT__UKERNEL && cols <= 32) return tt__ukernel_simd32;
 #else
     (void)cols;
@@ -6494,7 +6509,7 @@ static bool tt__infer_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 #ifdef TT__UKERNEL
 #define TT__ATT_UKERNEL TT__UKERNEL
 #else
-#define TT__ATT_UKERNEL tt__ukernel_c
+#define TT__ATT_UKERNEL tt__ukernel_ref
 #endif
 
 typedef struct tt__att_job {

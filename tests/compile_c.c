@@ -34,10 +34,10 @@ static const cc_fn cc_api[] = {
     CC_FN(tt_neg), CC_FN(tt_abs), CC_FN(tt_sign), CC_FN(tt_exp), CC_FN(tt_log), CC_FN(tt_sqrt),
     CC_FN(tt_rsqrt), CC_FN(tt_reciprocal), CC_FN(tt_sin), CC_FN(tt_cos), CC_FN(tt_tanh),
     CC_FN(tt_sigmoid), CC_FN(tt_relu), CC_FN(tt_leaky_relu), CC_FN(tt_elu), CC_FN(tt_gelu),
-    CC_FN(tt_gelu_tanh), CC_FN(tt_silu), CC_FN(tt_softplus), CC_FN(tt_erf), CC_FN(tt_floor),
+    CC_FN(tt_gelu_tanh), CC_FN(tt_silu), CC_FN(tt_hardswish), CC_FN(tt_softplus), CC_FN(tt_erf), CC_FN(tt_floor),
     CC_FN(tt_ceil), CC_FN(tt_round), CC_FN(tt_clamp), CC_FN(tt_pow_scalar),
     /* binary */
-    CC_FN(tt_add), CC_FN(tt_sub), CC_FN(tt_mul), CC_FN(tt_div), CC_FN(tt_pow), CC_FN(tt_maximum),
+    CC_FN(tt_add), CC_FN(tt_sub), CC_FN(tt_mul), CC_FN(tt_div), CC_FN(tt_pow), CC_FN(tt_atan2), CC_FN(tt_maximum),
     CC_FN(tt_minimum), CC_FN(tt_add_scalar), CC_FN(tt_sub_scalar), CC_FN(tt_mul_scalar),
     CC_FN(tt_div_scalar),
     /* comparison, logical, where, cast */

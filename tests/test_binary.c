@@ -157,6 +157,7 @@ static double bi_r_ne(double a, double b) { return a != b ? 1.0 : 0.0; }
 static double bi_r_lt(double a, double b) { return a < b ? 1.0 : 0.0; }
 static double bi_r_le(double a, double b) { return a <= b ? 1.0 : 0.0; }
 static double bi_r_gt(double a, double b) { return a > b ? 1.0 : 0.0; }
+static double bi_r_atan2(double a, double b) { return atan2(a, b); }
 static double bi_r_ge(double a, double b) { return a >= b ? 1.0 : 0.0; }
 static double bi_r_and(double a, double b) { return (a != 0.0 && b != 0.0) ? 1.0 : 0.0; }
 static double bi_r_or(double a, double b) { return (a != 0.0 || b != 0.0) ? 1.0 : 0.0; }
@@ -168,6 +169,7 @@ static const bi_op bi_ops[] = {
     {"tt_mul",         tt_mul,         bi_r_mul, 0, 0.0,  1e-6},
     {"tt_div",         tt_div,         bi_r_div, 0, 0.0,  1e-6},
     {"tt_pow",         tt_pow,         bi_r_pow, 0, 1e-6, 2e-6},
+    {"tt_atan2",       tt_atan2,       bi_r_atan2, 0, 1e-6, 2e-6},
     {"tt_maximum",     tt_maximum,     bi_r_max, 0, 0.0,  0.0},
     {"tt_minimum",     tt_minimum,     bi_r_min, 0, 0.0,  0.0},
     {"tt_eq",          tt_eq,          bi_r_eq,  1, 0.0,  0.0},

@@ -62,7 +62,7 @@ static void test_sgemm_c_twin(void) {
     for (s = 0; s < sizeof sg_shapes / sizeof sg_shapes[0]; s++)
         for (t = 0; t < 4; t++) {
             float *out = (float *)malloc(sizeof(float) * (size_t)(sg_shapes[s][0] * sg_shapes[s][1]));
-            sg_check_shape(c, sg_shapes[s][0], sg_shapes[s][1], sg_shapes[s][2], (t & 1) != 0, (t & 2) != 0, tt__ukernel_c, out, NULL);
+            sg_check_shape(c, sg_shapes[s][0], sg_shapes[s][1], sg_shapes[s][2], (t & 1) != 0, (t & 2) != 0, tt__ukernel_ref, out, NULL);
             free(out);
             CHECK_GUARDS(c);
         }
@@ -82,7 +82,7 @@ static void test_sgemm_simd_vs_twin(void) {
             float *o1 = (float *)malloc(sizeof(float) * (size_t)(M * N)), *o2 = (float *)malloc(sizeof(float) * (size_t)(M * N));
             double *bound = (double *)malloc(sizeof(double) * (size_t)(M * N));
             sg_check_shape(c, M, N, K, (t & 1) != 0, (t & 2) != 0, TT__UKERNEL, o1, NULL);
-            sg_check_shape(c, M, N, K, (t & 1) != 0, (t & 2) != 0, tt__ukernel_c, o2, bound);
+            sg_check_shape(c, M, N, K, (t & 1) != 0, (t & 2) != 0, tt__ukernel_ref, o2, bound);
             for (e = 0; e < M * N; e++) if (!(fabs(o1[e] - o2[e]) <= 4e-6 * bound[e] + 1e-30)) bad++;
             CHECK_EQ_INT(bad, 0);
             free(o1); free(o2); free(bound);
@@ -102,7 +102,7 @@ static void test_sgemm_threads_bitwise(void) {
         tt_ctx *c;
         d.n_threads = threads[i];
         c = tt_ctx_create(&d);
-        CHECK(tt__sgemm_packed(c, M, N, K, A, K, 1, B, N, 1, i == 0 ? ref : out, tt__ukernel_c));
+        CHECK(tt__sgemm_packed(c, M, N, K, A, K, 1, B, N, 1, i == 0 ? ref : out, tt__ukernel_ref));
         if (i > 0) CHECK(memcmp(ref, out, sizeof(float) * (size_t)(M * N)) == 0);
         tt_ctx_destroy(c);
     }

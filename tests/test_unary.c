@@ -71,6 +71,7 @@ static double un_r_gelu_tanh(double x) {
     return 0.5 * x * (1.0 + tanh(k * (x + 0.044715 * x * x * x)));
 }
 static double un_r_silu(double x) { return x / (1.0 + exp(-x)); }
+static double un_r_hardswish(double x) { return x * fmin(fmax(x + 3.0, 0.0), 6.0) / 6.0; }
 static double un_r_softplus(double x) { return x > 20.0 ? x : log1p(exp(x)); }
 static double un_r_erf(double x) { return erf(x); }
 static double un_r_floor(double x) { return floor(x); }
@@ -111,6 +112,7 @@ static const un_op un_ops[] = {
     {"gelu",       tt_gelu,       un_r_gelu,        -6.0,   6.0, 1e-6, 2e-6},
     {"gelu_tanh",  tt_gelu_tanh,  un_r_gelu_tanh,   -6.0,   6.0, 1e-6, 2e-6},
     {"silu",       tt_silu,       un_r_silu,       -20.0,  20.0, 1e-6, 2e-6},
+    {"hardswish",  tt_hardswish,  un_r_hardswish,   -5.0,   5.0, 1e-7, 1e-6},
     {"softplus",   tt_softplus,   un_r_softplus,   -30.0,  30.0, 1e-6, 2e-6},
     {"erf",        tt_erf,        un_r_erf,         -4.0,   4.0, 1e-6, 2e-6},
     {"floor",      tt_floor,      un_r_floor,      -10.0,  10.0, 0.0,  0.0},
