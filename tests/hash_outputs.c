@@ -1723,6 +1723,12 @@ static void hz_graph(const hz_case *k, const hz_cfg *cf, tt_tensor **A, tt_tenso
         return;
     }
 
+    /* The trace's scope stays open while the graph lives. In 0.4.0 a tensor made during the
+       trace and used by two ops is a constant for its first use but a parameter (a pointer
+       into ctx) for the second (tt__trace_value_of), so ending the scope here would let the
+       graph read whatever later reuses those bytes: hashes would depend on the memory history
+       (examples/02's `zero` does this). tt_trace() and tt_compiled_run() end their own scopes;
+       nothing is allocated in ctx between their trace and the runs below, so the bytes stay. */
     sc = tt_scope_begin(c);
     if (cf->how == HZ_TRACE_FN) {
         g = tt_trace(c, hz_forward, (void *)k, A, n_in);
@@ -1734,22 +1740,23 @@ static void hz_graph(const hz_case *k, const hz_cfg *cf, tt_tensor **A, tt_tenso
         n = hz_forward(c, A, n_in, out, HZ_MAX_OUT, (void *)k);
         g = tt_trace_end(c, out, n < 1 ? 1 : n);
     }
-    tt_scope_end(c, sc);
     if (!g) {
         hz_name(name, sizeof name, k, cf->name, "trace", 0);
         hz_fail_ctx(name);
+        tt_scope_end(c, sc);
         return;
     }
     if (tt_graph_compile(g, cf->mode, cf->passes) != TT_OK) {
         hz_name(name, sizeof name, k, cf->name, "compile", 0);
         hz_fail(name, (int)tt_graph_status(g), tt_graph_error(g));
         tt_graph_destroy(g);
+        tt_scope_end(c, sc);
         return;
     }
     if (cf->mode == TT_MODE_REDUCE_OVERHEAD) {
         /* bind copies of A once, run with no inputs; then write B into the bound tensors */
         tt_tensor *bound[HZ_MAX_IN], *bsrc[HZ_MAX_IN];
-        sc = tt_scope_begin(c);
+        tt_scope sc2 = tt_scope_begin(c);
         for (i = 0; i < n_in; i++) { bound[i] = tt_clone(c, A[i]); bsrc[i] = cf->run_b ? tt_clone(c, B[i]) : NULL; }
         if (tt_ctx_status(c) != TT_OK) {
             hz_name(name, sizeof name, k, cf->name, "bind", 0);
@@ -1772,7 +1779,7 @@ static void hz_graph(const hz_case *k, const hz_cfg *cf, tt_tensor **A, tt_tenso
                 }
             }
         }
-        tt_scope_end(c, sc);
+        tt_scope_end(c, sc2);
     } else {
         for (r = 0; r <= cf->run_b; r++) {
             const char *set = r ? "B" : "A";
@@ -1786,6 +1793,7 @@ static void hz_graph(const hz_case *k, const hz_cfg *cf, tt_tensor **A, tt_tenso
         }
     }
     tt_graph_destroy(g);
+    tt_scope_end(c, sc);
 }
 
 static int hz_selected(const char *name) { return !hz_filter || strstr(name, hz_filter) != NULL; }
