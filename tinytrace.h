@@ -6854,6 +6854,8 @@ static int tt__trace_value_of(tt_ctx *ctx, struct tt__trace *tr, tt_tensor *t) {
     if (id < 0) return -1;
     tp->values[id].param = !made_here;
     if (made_here && !tt__value_own_copy(tp, &tp->values[id], t)) return -1;  /* now: scopes may free t */
+    tp->values[id].ref = t;                            /* t's identity while tracing: its next read finds
+                                                          this value (trace end clears it; the copy is read) */
     t->trace_epoch = tr->epoch;
     t->trace_id = id;
     return id;

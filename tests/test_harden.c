@@ -301,7 +301,45 @@ static void test_conv_huge_padding(void) {
     tt_ctx_destroy(c);
 }
 
+/* A tensor made inside the trace and read by two ops is one constant of the graph (the
+   second read used to record it as a parameter pointing at the context's tensor, which the
+   scope below frees: the graph then read freed memory). relu(x) as where(x > 0, x, zero). */
+static void test_trace_constant_used_twice(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t n = 8;
+    double xv[8];
+    tt_tensor *x, *zero, *y, *filler;
+    tt_graph *g;
+    tt_scope sc;
+    char text[2048];
+    int i;
+    tu_uniform(xv, 8, 77, -1.0, 1.0);
+    x = tu_tensor(c, 1, &n, xv);
+    sc = tt_scope_begin(c);
+    CHECK_EQ_INT(tt_trace_begin(c), TT_OK);
+    x = tt_trace_input(c, x, "x");
+    zero = tt_scalar(c, 0.0f);
+    y = tt_where(c, tt_gt(c, x, zero), x, zero);
+    g = tt_trace_end(c, &y, 1);
+    tt_scope_end(c, sc);                               /* frees zero: the graph must not need it */
+    filler = tt_full(c, TT_F32, 1, &n, 42.0);          /* new bytes where zero was */
+    CHECK(g != NULL && filler != NULL);
+    if (!g) { tt_ctx_destroy(c); return; }
+    tt_graph_str(g, text, sizeof text);
+    CHECK(strstr(text, "param") == NULL);              /* zero is a constant at both reads */
+    CHECK_EQ_INT(tt_graph_run(g, &x, 1), TT_OK);
+    for (i = 0; i < 8; i++) {
+        int64_t at = i;
+        double want = xv[i] > 0.0 ? xv[i] : 0.0;
+        CHECK(tt_graph_output(g, 0) != NULL && tt_get(c, tt_graph_output(g, 0), &at) == (float)want);
+    }
+    tt_graph_destroy(g);
+    CHECK_NO_ERROR(c);
+    tt_ctx_destroy(c);
+}
+
 TT_TEST_GROUP(harden) = {
+    {"trace_constant_used_twice", test_trace_constant_used_twice},
     {"freeze_then_free_params", test_freeze_then_free_params},
     {"size_overflow", test_size_overflow},
     {"trace_without_nodes", test_trace_without_nodes},
