@@ -7208,7 +7208,6 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
                          (int64_t)(passes & ~((unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE)));
     g->mode = mode;
     g->passes = passes;
-    g->backend = tt__default_backend();
     nv = g->tape.n_values;
     g->remap = (int *)tt__galloc(g, sizeof(int) * (size_t)nv);
     g->cap_remap = nv;
@@ -7229,8 +7228,9 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     g->argv = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->max_in);
     g->bound_src = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)(g->tape.n_inputs + 1));
     if (!g->argv || !g->bound_src) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    if (tt__check_backend(g) != TT_OK || tt__graph_plan(g) != TT_OK || g->backend->prepare(g) != TT_OK)
-        return g->err.status;
+    if (tt__graph_plan(g) != TT_OK) return g->err.status;
+    g->backend = tt__default_backend();
+    if (tt__check_backend(g) != TT_OK || g->backend->prepare(g) != TT_OK) return g->err.status;
     g->compiled = true;
     return TT_OK;
 }
@@ -7292,17 +7292,6 @@ static int tt__count_nodes(const tt_graph *g, const bool *live, bool ordered) {
     return n;
 }
 
-/* Every live node is one the backend can run. */
-static tt_status tt__check_backend(tt_graph *g) {
-    int p;
-    for (p = 0; p < g->n_order; p++) {
-        const tt__node *n = &g->tape.nodes[g->order[p]];
-        if (!g->backend->supports(g, n))
-            return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_compile: the %s backend cannot run node %d (%s)",
-                             g->backend->name, g->order[p], tt__op_table[n->op].name);
-    }
-    return TT_OK;
-}
 
 /* ==========================================================================
  * >>passes   the passes, in the order they run
@@ -8224,14 +8213,19 @@ static void tt__prefetch_write(float *p, int64_t n) {
     for (i = 0; i < n; i += 16) TT__PREFETCH_W(p + i);
 }
 
+static bool tt__cpu_supports(const tt_graph *g, const tt__node *n);
+static tt_status tt__graph_size_scratch(tt_graph *g);
+static tt_status tt__cpu_sync(tt_graph *g);
+static void tt__cpu_release(tt_graph *g);
 static tt_status tt__graph_bind(tt_graph *g, const char *fn, tt_tensor *const *inputs, int n_inputs);
 static tt_status tt__bind_input(tt_graph *g, const char *fn, int i, tt_tensor *t);
 static void tt__bind_params(tt_graph *g);
 static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure);
 static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *measure);
+static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out);
+static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out);
 static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p);
 static void tt__poison_dead(tt_graph *g, int p);
-static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out);
 static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n);
 static void tt__fused_direct_outputs(tt_graph *g, const struct tt__program *pr, tt__fused_job *j);
 static int64_t tt__storage_end(const tt_tensor *t);
@@ -8239,6 +8233,92 @@ static bool tt__tensors_overlap(const tt_tensor *o, const tt_tensor *t);
 static bool tt__program_is_head_relu(const tt_graph *g, const struct tt__program *pr);
 static void tt__fused_task(void *arg, int64_t t, int thread);
 static void tt__fused_chunk(const tt__fused_job *j, const tt__loop *L, int64_t c, int64_t cnt, float *regs, const float **R, bool row_start);
+
+/* The CPU backend: an op node runs its op-table row's kernel (tt__cpu_run_node), a fused
+   node the micro-op interpreter (tt__exec_fused); prepare is the dry run that sizes the
+   scratch and packs constant weights. Its functions follow, then the run path they serve. */
+static const tt__backend tt__cpu_backend = {
+    "cpu",
+    tt__cpu_supports,
+    tt__graph_size_scratch,        /* prepare: the dry run sizes the scratch and packs weights */
+    tt__cpu_run_node,
+    tt__exec_fused,
+    tt__cpu_sync,
+    tt__cpu_release
+};
+
+/* The backend a compile picks: the CPU's (a GPU backend would move a compiled graph to itself). */
+static const tt__backend *tt__default_backend(void) { return &tt__cpu_backend; }
+
+/* Every live node is one the backend can run. */
+static tt_status tt__check_backend(tt_graph *g) {
+    int p;
+    for (p = 0; p < g->n_order; p++) {
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        if (!g->backend->supports(g, n))
+            return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_compile: the %s backend cannot run node %d (%s)",
+                             g->backend->name, g->order[p], tt__op_table[n->op].name);
+    }
+    return TT_OK;
+}
+
+static bool tt__cpu_supports(const tt_graph *g, const tt__node *n) {
+    (void)g;
+    (void)n;
+    return true;
+}
+
+/* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. */
+static tt_status tt__graph_size_scratch(tt_graph *g) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *probe;
+    size_t need = 0;
+    tt_status st;
+    int i;
+    d.allocator = g->tape.alloc;
+    d.n_threads = g->tape.n_threads;                   /* the scratch of a run is sized per thread */
+    d.parallel_for = g->tape.parallel_for;
+    d.parallel_user = g->tape.parallel_user;
+    probe = tt_ctx_create(&d);
+    if (!probe) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    for (i = 0; i < g->tape.n_inputs; i++) {
+        int v = g->tape.inputs[i];
+        if (g->offset[v] < 0) continue;
+        tt__rt_planned(g, v);
+        memset(g->rt[v].data, 0, (size_t)g->rt[v].numel * tt_dtype_size(g->rt[v].dtype));
+    }
+    tt__bind_params(g);
+    st = tt__graph_exec(g, probe, &need);
+    tt_ctx_destroy(probe);
+    if (st != TT_OK) return st;
+    g->cpu.scratch_bytes = need;
+    d.mem_size = TT_CTX_OVERHEAD + need + TT__ALIGN;
+    g->cpu.scratch_mem = tt__galloc(g, d.mem_size);
+    d.mem_buffer = g->cpu.scratch_mem;
+    g->cpu.scratch = g->cpu.scratch_mem ? tt_ctx_create(&d) : NULL;
+    if (!g->cpu.scratch) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for scratch");
+#if TT__HAS_THREADS
+    if (g->cpu.scratch->n_threads > 1 && !g->cpu.scratch->parallel_for) tt__pool_get(g->cpu.scratch);  /* now, not in a run */
+#endif
+    return TT_OK;
+}
+
+/* The kernels return when their work is done: nothing is queued. */
+static tt_status tt__cpu_sync(tt_graph *g) {
+    (void)g;
+    return TT_OK;
+}
+
+static void tt__cpu_release(tt_graph *g) {
+    const tt_allocator *al = &g->tape.alloc;
+    while (g->cpu.n_packed > 0) tt__heap_free(al, g->cpu.packed[--g->cpu.n_packed]);
+    tt__heap_free(al, g->cpu.packed);
+    g->cpu.packed = NULL;
+    tt_ctx_destroy(g->cpu.scratch);
+    g->cpu.scratch = NULL;
+    tt__heap_free(al, g->cpu.scratch_mem);
+    g->cpu.scratch_mem = NULL;
+}
 
 TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_inputs) {
     int i;
@@ -8359,49 +8439,6 @@ static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *mea
     return ok;
 }
 
-/* Reports a failed node as the graph's error (the kernel's message from scratch). */
-static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p) {
-    const tt__node *n = &g->tape.nodes[g->order[p]];
-    tt__gfail(g, scratch->err.status != TT_OK ? scratch->err.status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
-              g->order[p], n->name, scratch->err.status != TT_OK ? scratch->err.msg : "failed");
-    tt_clear_error(scratch);
-    return g->err.status;
-}
-
-/* TT_DEBUG_POISON: the buffers whose last reader was node position p become NaN bytes
-   (but for bytes that a value still alive holds: an output written in place). */
-static void tt__poison_dead(tt_graph *g, int p) {
-    int v, w;
-    for (v = 0; v < g->tape.n_values; v++) {
-        size_t vo, vs;
-        bool held = false;
-        if (g->offset[v] < 0 || g->last[v] != p) continue;
-        vo = (size_t)g->offset[v];
-        vs = tt__value_bytes(&g->tape.values[v]);
-        for (w = 0; w < g->tape.n_values && !held; w++)
-            held = w != v && g->offset[w] >= 0 && g->first[w] <= p && g->last[w] > p &&
-                   (size_t)g->offset[w] < vo + vs && vo < (size_t)g->offset[w] + tt__value_bytes(&g->tape.values[w]);
-        if (!held) memset(g->arena + vo, 0xFF, vs);
-    }
-}
-
-TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) {
-    if (!g) return;
-    unsigned known = (unsigned)TT_DEBUG_POISON | (unsigned)TT_DEBUG_PASSES;
-    if (flags & ~known) {
-        tt__gfail(g, TT_ERR_ARG, "tt_graph_set_debug: flags has unknown bits (%D), expected TT_DEBUG_* bits",
-                  (int64_t)(flags & ~known));
-        return;
-    }
-    g->debug = flags;
-}
-
-static bool tt__cpu_supports(const tt_graph *g, const tt__node *n) {
-    (void)g;
-    (void)n;
-    return true;
-}
-
 /* One op node: its table row's kernel, handed the weight packed ahead when there is one. */
 static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out) {
     tt__cpu_node data;
@@ -8440,70 +8477,42 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
     return g->cpu.packed[node];
 }
 
-/* The kernels return when their work is done: nothing is queued. */
-static tt_status tt__cpu_sync(tt_graph *g) {
-    (void)g;
-    return TT_OK;
+/* Reports a failed node as the graph's error (the kernel's message from scratch). */
+static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p) {
+    const tt__node *n = &g->tape.nodes[g->order[p]];
+    tt__gfail(g, scratch->err.status != TT_OK ? scratch->err.status : TT_ERR_STATE, "tt_graph_run: node %d (%s): %s",
+              g->order[p], n->name, scratch->err.status != TT_OK ? scratch->err.msg : "failed");
+    tt_clear_error(scratch);
+    return g->err.status;
 }
 
-static void tt__cpu_release(tt_graph *g) {
-    const tt_allocator *al = &g->tape.alloc;
-    while (g->cpu.n_packed > 0) tt__heap_free(al, g->cpu.packed[--g->cpu.n_packed]);
-    tt__heap_free(al, g->cpu.packed);
-    g->cpu.packed = NULL;
-    tt_ctx_destroy(g->cpu.scratch);
-    g->cpu.scratch = NULL;
-    tt__heap_free(al, g->cpu.scratch_mem);
-    g->cpu.scratch_mem = NULL;
-}
-
-/* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. */
-static tt_status tt__graph_size_scratch(tt_graph *g) {
-    tt_ctx_desc d = tt_ctx_desc_default();
-    tt_ctx *probe;
-    size_t need = 0;
-    tt_status st;
-    int i;
-    d.allocator = g->tape.alloc;
-    d.n_threads = g->tape.n_threads;                   /* the scratch of a run is sized per thread */
-    d.parallel_for = g->tape.parallel_for;
-    d.parallel_user = g->tape.parallel_user;
-    probe = tt_ctx_create(&d);
-    if (!probe) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
-    for (i = 0; i < g->tape.n_inputs; i++) {
-        int v = g->tape.inputs[i];
-        if (g->offset[v] < 0) continue;
-        tt__rt_planned(g, v);
-        memset(g->rt[v].data, 0, (size_t)g->rt[v].numel * tt_dtype_size(g->rt[v].dtype));
+/* TT_DEBUG_POISON: the buffers whose last reader was node position p become NaN bytes
+   (but for bytes that a value still alive holds: an output written in place). */
+static void tt__poison_dead(tt_graph *g, int p) {
+    int v, w;
+    for (v = 0; v < g->tape.n_values; v++) {
+        size_t vo, vs;
+        bool held = false;
+        if (g->offset[v] < 0 || g->last[v] != p) continue;
+        vo = (size_t)g->offset[v];
+        vs = tt__value_bytes(&g->tape.values[v]);
+        for (w = 0; w < g->tape.n_values && !held; w++)
+            held = w != v && g->offset[w] >= 0 && g->first[w] <= p && g->last[w] > p &&
+                   (size_t)g->offset[w] < vo + vs && vo < (size_t)g->offset[w] + tt__value_bytes(&g->tape.values[w]);
+        if (!held) memset(g->arena + vo, 0xFF, vs);
     }
-    tt__bind_params(g);
-    st = tt__graph_exec(g, probe, &need);
-    tt_ctx_destroy(probe);
-    if (st != TT_OK) return st;
-    g->cpu.scratch_bytes = need;
-    d.mem_size = TT_CTX_OVERHEAD + need + TT__ALIGN;
-    g->cpu.scratch_mem = tt__galloc(g, d.mem_size);
-    d.mem_buffer = g->cpu.scratch_mem;
-    g->cpu.scratch = g->cpu.scratch_mem ? tt_ctx_create(&d) : NULL;
-    if (!g->cpu.scratch) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory for scratch");
-#if TT__HAS_THREADS
-    if (g->cpu.scratch->n_threads > 1 && !g->cpu.scratch->parallel_for) tt__pool_get(g->cpu.scratch);  /* now, not in a run */
-#endif
-    return TT_OK;
 }
 
-static const tt__backend tt__cpu_backend = {
-    "cpu",
-    tt__cpu_supports,
-    tt__graph_size_scratch,        /* prepare: the dry run sizes the scratch and packs weights */
-    tt__cpu_run_node,
-    tt__exec_fused,
-    tt__cpu_sync,
-    tt__cpu_release
-};
-
-/* The backend a compile picks: the CPU's (a GPU backend would move a compiled graph to itself). */
-static const tt__backend *tt__default_backend(void) { return &tt__cpu_backend; }
+TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) {
+    if (!g) return;
+    unsigned known = (unsigned)TT_DEBUG_POISON | (unsigned)TT_DEBUG_PASSES;
+    if (flags & ~known) {
+        tt__gfail(g, TT_ERR_ARG, "tt_graph_set_debug: flags has unknown bits (%D), expected TT_DEBUG_* bits",
+                  (int64_t)(flags & ~known));
+        return;
+    }
+    g->debug = flags;
+}
 
 static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     const struct tt__program *pr = &g->progs[n->a.i[0]];
