@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.4.0 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.5.0 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -64,7 +64,7 @@
      written straight and checked once at the end. Nothing aborts on user error; running
      out of arena memory is an error like any other. tt_clear_error() resets the state.
 
-   LIMITS (v0.4)
+   LIMITS (v0.5)
      All arithmetic computes in f32; f16/bf16 are storage types (tt_cast converts them).
      Arithmetic on i32/bool inputs converts them to f32. Tensors have at most TT_MAX_DIMS dims.
      Tracing needs the heap. SIMD kernels (AVX-512, AVX2+FMA) are chosen at compile time:
@@ -78,6 +78,11 @@
      cache-blocked SGEMM; attention is flash-style (one score tile per thread).
 
    RECENT CHANGES
+     0.5.0  architecture: op properties are flags in the op table, each elementwise op is one
+            line of TT__UNARY_OPS/TT__BINARY_OPS, the graph sections follow the pipeline, passes
+            run from a table (TT_DEBUG_PASSES prints each step; stats name what each removed),
+            a backend interface (tt__backend) that the CPU implements, one error state;
+            tt_hardswish, tt_atan2, tt_compiled_status. Outputs bitwise those of 0.4.0.
      0.4.0  hardening: every misuse is an error naming the function and the argument, sizes
             checked for overflow, frozen graphs own their parameters, -ffast-math refused;
             tt_trace_input takes the context first (API change); 0-d tensors take axis 0/-1;
@@ -102,9 +107,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  4
+#define TT_VERSION_MINOR  5
 #define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.4.0"
+#define TT_VERSION_STRING "0.5.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */
