@@ -783,7 +783,6 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__ATOMICS 0
 #endif
 
-
 #ifdef TT_NO_MALLOC
 #  if defined(TT_MALLOC) || defined(TT_FREE)
 #    error "tinytrace: TT_NO_MALLOC and TT_MALLOC/TT_FREE exclude each other"
@@ -1139,6 +1138,11 @@ TT_API void tt_clear_error(tt_ctx *ctx) {
  * and tt_ctx_destroy frees everything. With debug_guards every allocation is wrapped in
  * pattern bytes and linked into a list that tt_ctx_check_guards walks.
  * ========================================================================== */
+/* Defined in later sections, used in this one. */
+static int tt__default_threads(void);
+static void tt__trace_free(tt_ctx *ctx);
+static void tt__pool_destroy(tt_ctx *ctx);
+
 static void *tt__aligned(void *p) {
     uintptr_t u = (uintptr_t)p;
     return (void *)((u + (TT__ALIGN - 1)) & ~(uintptr_t)(TT__ALIGN - 1));
@@ -1263,8 +1267,6 @@ TT_API tt_ctx_desc tt_ctx_desc_default(void) {
     return d;
 }
 
-static int tt__default_threads(void);
-
 /* Every default of tt_ctx_desc in one place: a zero field takes its default, and the
    thread count is what this build and machine can run (1 without threads, at most 256). */
 static tt_ctx_desc tt__ctx_desc_resolve(const tt_ctx_desc *desc) {
@@ -1311,9 +1313,6 @@ TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
     ctx->n_threads = d.n_threads;
     return ctx;
 }
-
-static void tt__trace_free(tt_ctx *ctx);
-static void tt__pool_destroy(tt_ctx *ctx);
 
 TT_API void tt_ctx_destroy(tt_ctx *ctx) {
     if (!ctx) return;
@@ -1763,6 +1762,9 @@ static bool tt__dtype_valid(tt_dtype t) { return (unsigned)t < (unsigned)TT_DTYP
  * A tensor is a header (shape, strides, offset) plus storage; both come from the
  * context's arena. Creation validates sizes once, here, so kernels can trust numel.
  * ========================================================================== */
+/* Defined in later sections, used in this one. */
+static void tt__warn_read(const tt_tensor *t, const char *fn, const char *file, int line);
+
 #define TT__FLAG_WRAPPED 1u      /* storage belongs to the user */
 #define TT__MAX_NUMEL (INT64_MAX >> 4)  /* elements per tensor: numel * 16 bytes never overflows */
 
@@ -1854,7 +1856,6 @@ static tt_tensor *tt__new(tt_ctx *ctx, const char *op, tt_dtype dtype, int ndim,
     t->data = tt__alloc(ctx, op, (size_t)t->numel * tt_dtype_size(dtype));
     return t->data ? t : NULL;
 }
-
 
 /* The element count of x's shape after it was changed in place by a view op. */
 static void tt__update_numel(tt_tensor *t) {
@@ -2048,8 +2049,6 @@ static int64_t tt__offset_of(const tt_tensor *t, int64_t linear) {
     }
     return off;
 }
-
-static void tt__warn_read(const tt_tensor *t, const char *fn, const char *file, int line);
 
 TT_API void *tt_data_at(const tt_tensor *t, const char *file, int line) {
     tt__warn_read(t, "tt_data", file, line);
@@ -4874,7 +4873,6 @@ typedef struct tt__conv_job {
     bool           relu;               /* a fused ReLU after the bias (graphs) */
 } tt__conv_job;
 
-
 /* The rows of the column matrix that one input channel of one image gives, one per
    (kh, kw); plane = image * Cim + channel, images side by side along the rows. Each output
    row is zeros where the window hangs over the padding and one (strided) copy of an input
@@ -4910,7 +4908,6 @@ static void tt__conv_spread_plane(const void *arg, int64_t plane) {
     TT__EACH(hw, dst[i] = src[i] + bias);
     if (j->relu) tt__relu_run(dst, hw);
 }
-
 
 /* d[q] += w * r[q*s] for q < n: one depthwise kernel tap over a run of outputs. */
 static void tt__tap_mul_add(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n, float w) {
@@ -6727,7 +6724,6 @@ TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_
     return tt__op(ctx, "tt_scaled_dot_product_attention", TT__OP_SDPA, in, 4, &a);
 }
 
-
 /* ==========================================================================
  * >>trace   the tape: every op recorded while a trace runs
  *
@@ -6778,8 +6774,6 @@ struct tt__trace {
     uint32_t  epoch;
     tt__tape  tape;
 };
-
-
 
 /* Makes room for `need` elements of size es in *arr (capacity *cap); false when out of memory. */
 static bool tt__grow(const tt_allocator *al, void **arr, int *cap, int need, size_t es) {
@@ -7296,7 +7290,6 @@ static int tt__count_nodes(const tt_graph *g, const bool *live, bool ordered) {
     for (i = 0; i < g->tape.n_nodes; i++) n += live[i];
     return n;
 }
-
 
 /* ==========================================================================
  * >>passes   the passes, in the order they run
