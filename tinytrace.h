@@ -3220,7 +3220,11 @@ static void tt__where_chunk(float *y, const float *cond, const float *a, const f
 }
 static void tt__cast_chunk(float *y, const float *x, int64_t n, tt_dtype dt) {
     int64_t i;
-    for (i = 0; i < n; i++) y[i] = tt__round_trip(dt, x[i]);
+    switch (dt) {                                      /* the dtype chosen once per chunk */
+    case TT_F16:  for (i = 0; i < n; i++) y[i] = tt_f16_to_f32(tt_f32_to_f16(x[i])); break;
+    case TT_BF16: for (i = 0; i < n; i++) y[i] = tt_bf16_to_f32(tt_f32_to_bf16(x[i])); break;
+    default:      for (i = 0; i < n; i++) y[i] = tt__round_trip(dt, x[i]); break;
+    }
 }
 
 /* ---- elementwise infer / exec -------------------------------------------- */
@@ -7260,6 +7264,7 @@ static const tt__pass_row tt__pass_table[] = {
     { TT_PASS_FUSE,                                     "fuse",       tt__pass_fuse }
 };
 #define TT__N_PASS_ROWS ((int)(sizeof tt__pass_table / sizeof tt__pass_table[0]))
+typedef char tt__check_pass_rows[TT__N_PASS_ROWS <= 12 ? 1 : -1];   /* fit tt_graph_stats.passes */
 
 /* Runs the rows of the table that passes selects, in order; records what each removed. */
 static tt_status tt__run_passes(tt_graph *g, bool *live) {
