@@ -4584,7 +4584,6 @@ static TT__MAYBE_UNUSED void tt__sgemm_task(void *arg, int64_t t, int thread) {
         }
 }
 
-/* C[M,N] = A * B with packing; false when scratch memory runs out (the caller falls back). */
 /* Where block (jc, pc) of a fully packed B starts: blocks of KC rows by NC columns, each
    packed as tt__pack_b does, one after another (every column block but the last is full). */
 static TT__MAYBE_UNUSED int64_t tt__prepacked_at(int64_t K, int64_t jc, int64_t pc, int64_t nc) {
@@ -4664,6 +4663,7 @@ static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, in
     return true;
 }
 
+/* C[M,N] = A * B with packing; false when scratch memory runs out (the caller falls back). */
 static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                                               const float *B, int64_t sbk, int64_t sbn, float *C, tt__ukernel_fn ukernel) {
     return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, NULL, C, 0, 0, ukernel, NULL);
@@ -8451,7 +8451,6 @@ static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c
     return tt__op_table[c->op].exec(scratch, c, out);
 }
 
-/* Runs a fused node: the epilogue head (if any), then the program over the output. */
 /* For a linear node whose weight is a constant of the graph (frozen weights): the weight
    packed once for the SGEMM (made on the first run, i.e. the dry run at compile, and kept),
    so runs skip packing it; NULL for every other node, or when the product is too small for
@@ -8517,6 +8516,8 @@ TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) {
     g->debug = flags;
 }
 
+/* Runs a fused node (the CPU's run_program): the epilogue head (if any), then the program
+   over the output. */
 static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     const struct tt__program *pr = &g->progs[n->a.i[0]];
     const tt_tensor *o0 = &g->rt[pr->outs[0]];
