@@ -15,6 +15,7 @@
    chains, chains broken by reductions / matmul, values stored for later readers, siblings,
    f16/bf16, broadcasting, non-contiguous inputs), memory reuse, recompilation. */
 #include "test_util.h"
+#include "zoo_models.h"            /* tu_param, tu_param1, tu_param2 */
 #include <stdio.h>
 
 #define PS_MAX_IO 4

@@ -12,9 +12,11 @@
    through a custom allocator).
 
    Each model is an eager forward `fwd(ctx, x, weights)`; weights live in their own context
-   (they are parameters of the graph). The eager references run in a third context that is
+   (they are parameters of the graph). The models and the per-op bodies are in zoo_models.h,
+   shared with hash_outputs.c. The eager references run in a third context that is
    never traced. A few eager results are also checked against double-precision loops. */
 #include "test_util.h"
+#include "zoo_models.h"
 #include <stdio.h>
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -214,26 +216,7 @@ static void tr_check_zoo(const tr_model *m, const char *file, int line) {
 }
 
 /* ---- model 1: MLP, linear-relu-linear-softmax ---------------------------------------------- */
-
-typedef struct tr_mlp_w { tt_tensor *w1, *b1, *w2, *b2; int in, hid, out; } tr_mlp_w;
-
-static tr_mlp_w tr_mlp_make(tt_ctx *wc, int in, int hid, int out, uint64_t seed) {
-    tr_mlp_w w;
-    w.in = in; w.hid = hid; w.out = out;
-    w.w1 = tu_param2(wc, seed, hid, in, 1.0f / sqrtf((float)in));
-    w.b1 = tu_param1(wc, seed + 1, hid, 0.1f, 0.0f);
-    w.w2 = tu_param2(wc, seed + 2, out, hid, 1.0f / sqrtf((float)hid));
-    w.b2 = tu_param1(wc, seed + 3, out, 0.1f, 0.0f);
-    return w;
-}
-
-static tt_tensor *tr_mlp_fwd(tt_ctx *c, tt_tensor *x, const tr_mlp_w *w) {
-    tt_tensor *h = tt_relu(c, tt_linear(c, x, w->w1, w->b1));
-    return tt_softmax(c, tt_linear(c, h, w->w2, w->b2), -1);
-}
-static tt_tensor *tr_mlp_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    return tr_mlp_fwd(c, xs[0], (const tr_mlp_w *)w);
-}
+/* tr_mlp_w, tr_mlp_make, tr_mlp_fwd, tr_mlp_apply: zoo_models.h. */
 
 /* The MLP's output against double loops (independent of the library's ops). */
 static void tr_mlp_reference_check(tt_ctx *e, const tr_mlp_w *w, tt_tensor *x, tt_tensor *y) {
@@ -302,40 +285,7 @@ static void test_model_mlp(void) {
 }
 
 /* ---- model 2: SimpleCNN --------------------------------------------------------------------- */
-
-typedef struct tr_cnn_block_w { tt_tensor *w, *b, *mean, *var, *gamma, *beta; } tr_cnn_block_w;
-typedef struct tr_cnn_w { tr_cnn_block_w b1, b2; tt_tensor *fw, *fb; } tr_cnn_w;
-
-static tr_cnn_block_w tr_cnn_block_make(tt_ctx *wc, int cin, int cout, uint64_t seed) {
-    tr_cnn_block_w b;
-    int64_t ws[4];
-    ws[0] = cout; ws[1] = cin; ws[2] = 3; ws[3] = 3;
-    b.w = tu_param(wc, seed, 4, ws, 1.0f / sqrtf((float)(cin * 9)), 0.0f);
-    b.b = tu_param1(wc, seed + 1, cout, 0.1f, 0.0f);
-    b.mean = tu_param1(wc, seed + 2, cout, 0.1f, 0.0f);
-    b.var = tt_add_scalar(wc, tt_rand(wc, seed + 3, 1, &ws[0]), 0.5f);   /* in [0.5, 1.5) */
-    b.gamma = tu_param1(wc, seed + 4, cout, 0.2f, 1.0f);
-    b.beta = tu_param1(wc, seed + 5, cout, 0.1f, 0.0f);
-    return b;
-}
-
-static tt_tensor *tr_cnn_block(tt_ctx *c, tt_tensor *x, const tr_cnn_block_w *b) {
-    x = tt_conv2d(c, x, b->w, b->b, 1, 1, 1, 1);
-    x = tt_batch_norm(c, x, b->mean, b->var, b->gamma, b->beta, 1e-5f);
-    x = tt_relu(c, x);
-    return tt_max_pool2d(c, x, 2, 0, 0);
-}
-
-static tt_tensor *tr_cnn_fwd(tt_ctx *c, tt_tensor *x, const tr_cnn_w *w) {
-    tt_tensor *h = tr_cnn_block(c, x, &w->b1);          /* [2,32,16,16] */
-    h = tr_cnn_block(c, h, &w->b2);                     /* [2,64,8,8] */
-    h = tt_adaptive_avg_pool2d(c, h, 1, 1);             /* [2,64,1,1] */
-    h = tt_flatten(c, h, 1, -1);                        /* [2,64] */
-    return tt_linear(c, h, w->fw, w->fb);               /* [2,10] */
-}
-static tt_tensor *tr_cnn_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    return tr_cnn_fwd(c, xs[0], (const tr_cnn_w *)w);
-}
+/* tr_cnn_w, tr_cnn_block_make, tr_cnn_fwd, tr_cnn_apply (11 nodes): zoo_models.h. */
 
 static void test_model_cnn(void) {
     tt_ctx *wc = tu_ctx();
@@ -356,50 +306,7 @@ static void test_model_cnn(void) {
 }
 
 /* ---- model 3: transformer encoder layer, d_model 32, 4 heads, on [2,7,32] ------------------ */
-
-typedef struct tr_enc_w {
-    tt_tensor *wq, *bq, *wk, *bk, *wv, *bv, *wo, *bo;
-    tt_tensor *ln1w, *ln1b, *w1, *b1, *w2, *b2, *ln2w, *ln2b;
-} tr_enc_w;
-
-static tr_enc_w tr_enc_make(tt_ctx *wc, uint64_t seed) {
-    tr_enc_w w;
-    float s32 = 1.0f / sqrtf(32.0f), s64 = 0.125f;
-    w.wq = tu_param2(wc, seed + 0, 32, 32, s32);  w.bq = tu_param1(wc, seed + 1, 32, 0.1f, 0.0f);
-    w.wk = tu_param2(wc, seed + 2, 32, 32, s32);  w.bk = tu_param1(wc, seed + 3, 32, 0.1f, 0.0f);
-    w.wv = tu_param2(wc, seed + 4, 32, 32, s32);  w.bv = tu_param1(wc, seed + 5, 32, 0.1f, 0.0f);
-    w.wo = tu_param2(wc, seed + 6, 32, 32, s32);  w.bo = tu_param1(wc, seed + 7, 32, 0.1f, 0.0f);
-    w.ln1w = tu_param1(wc, seed + 8, 32, 0.1f, 1.0f);  w.ln1b = tu_param1(wc, seed + 9, 32, 0.1f, 0.0f);
-    w.w1 = tu_param2(wc, seed + 10, 64, 32, s32);  w.b1 = tu_param1(wc, seed + 11, 64, 0.1f, 0.0f);
-    w.w2 = tu_param2(wc, seed + 12, 32, 64, s64);  w.b2 = tu_param1(wc, seed + 13, 32, 0.1f, 0.0f);
-    w.ln2w = tu_param1(wc, seed + 14, 32, 0.1f, 1.0f);  w.ln2b = tu_param1(wc, seed + 15, 32, 0.1f, 0.0f);
-    return w;
-}
-
-/* [2,7,32] -> [2,4,7,8]: 2 nodes (reshape, transpose). */
-static tt_tensor *tr_heads(tt_ctx *c, tt_tensor *t) {
-    int64_t s[4];
-    s[0] = -1; s[1] = 7; s[2] = 4; s[3] = 8;
-    return tt_transpose(c, tt_reshape(c, t, 4, s), 1, 2);
-}
-
-/* 21 nodes. */
-static tt_tensor *tr_enc_fwd(tt_ctx *c, tt_tensor *x, const tr_enc_w *w) {
-    int64_t s3[3];
-    tt_tensor *q = tr_heads(c, tt_linear(c, x, w->wq, w->bq));
-    tt_tensor *k = tr_heads(c, tt_linear(c, x, w->wk, w->bk));
-    tt_tensor *v = tr_heads(c, tt_linear(c, x, w->wv, w->bv));
-    tt_tensor *a = tt_scaled_dot_product_attention(c, q, k, v, NULL, false, 0.0f);   /* [2,4,7,8] */
-    tt_tensor *h, *f;
-    s3[0] = -1; s3[1] = 7; s3[2] = 32;
-    a = tt_reshape(c, tt_contiguous(c, tt_transpose(c, a, 1, 2)), 3, s3);            /* [2,7,32] */
-    h = tt_layer_norm(c, tt_add(c, x, tt_linear(c, a, w->wo, w->bo)), 1, w->ln1w, w->ln1b, 1e-5f);
-    f = tt_linear(c, tt_gelu(c, tt_linear(c, h, w->w1, w->b1)), w->w2, w->b2);
-    return tt_layer_norm(c, tt_add(c, h, f), 1, w->ln2w, w->ln2b, 1e-5f);
-}
-static tt_tensor *tr_enc_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    return tr_enc_fwd(c, xs[0], (const tr_enc_w *)w);
-}
+/* tr_enc_w, tr_enc_make, tr_enc_fwd, tr_enc_apply (21 nodes): zoo_models.h. */
 
 static void tr_enc_model(tr_model *m, const tr_enc_w *w) {
     tr_model_init(m, tr_enc_apply, w, 21);
@@ -421,21 +328,7 @@ static void test_model_transformer(void) {
 }
 
 /* ---- model 4: bounding boxes divided by the image size taken from its shape ------------------ */
-
-/* boxes [N,4] (x0,y0,x1,y1), image [B,C,H,W] -> boxes / [W,H,W,H]. 4 nodes (the index is a
-   constant made during the trace). */
-static tt_tensor *tr_bbox_fwd(tt_ctx *c, tt_tensor *boxes, tt_tensor *image) {
-    static const int32_t pick[4] = {3, 2, 3, 2};
-    int64_t four = 4;
-    tt_tensor *shape = tt_cast(c, tt_shape_as_tensor(c, image), TT_F32);        /* [B,C,H,W] as f32 */
-    tt_tensor *idx = tt_from_data(c, TT_I32, 1, &four, pick);
-    tt_tensor *wh = tt_index_select(c, shape, 0, idx);                          /* [W,H,W,H] */
-    return tt_div(c, boxes, wh);
-}
-static tt_tensor *tr_bbox_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    (void)w;
-    return tr_bbox_fwd(c, xs[0], xs[1]);
-}
+/* tr_bbox_fwd, tr_bbox_apply (4 nodes): zoo_models.h. */
 
 static void test_model_bbox(void) {
     tt_ctx *e = tu_ctx();
@@ -463,48 +356,7 @@ static void test_model_bbox(void) {
 }
 
 /* ---- model 5: mixture-of-experts router with masks and tt_where ----------------------------- */
-
-#define TR_MOE_E 4
-#define TR_MOE_T 9
-#define TR_MOE_D 8
-
-typedef struct tr_moe_w { tt_tensor *wg, *bg, *we[TR_MOE_E], *be[TR_MOE_E]; } tr_moe_w;
-
-/* x [T,D]: top-1 expert by argmax of the gate, one-hot mask by comparing with arange, each
-   expert's output selected by where, scaled by the gate probability. 18 nodes. */
-static tt_tensor *tr_moe_fwd(tt_ctx *c, tt_tensor *x, const tr_moe_w *w) {
-    int64_t zs[2];
-    int one = 1, e;
-    tt_tensor *logits = tt_linear(c, x, w->wg, w->bg);                           /* [T,E] */
-    tt_tensor *top = tt_argmax(c, logits, 1, true);                              /* [T,1] i32 */
-    tt_tensor *ids = tt_arange(c, TT_I32, 0.0, (double)TR_MOE_E, 1.0);          /* constant [E] */
-    tt_tensor *mask = tt_eq(c, top, ids);                                        /* [T,E] bool */
-    tt_tensor *gate = tt_max(c, tt_softmax(c, logits, 1), &one, 1, true);        /* [T,1] */
-    tt_tensor *acc;
-    zs[0] = TR_MOE_T; zs[1] = TR_MOE_D;
-    acc = tt_zeros(c, TT_F32, 2, zs);                                            /* constant */
-    for (e = 0; e < TR_MOE_E; e++) {
-        tt_tensor *ye = tt_linear(c, x, w->we[e], w->be[e]);
-        tt_tensor *sel = tt_slice(c, mask, 1, e, e + 1, 1);                      /* [T,1] */
-        acc = tt_where(c, sel, ye, acc);
-    }
-    return tt_mul(c, acc, gate);
-}
-static tt_tensor *tr_moe_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    return tr_moe_fwd(c, xs[0], (const tr_moe_w *)w);
-}
-
-static tr_moe_w tr_moe_make(tt_ctx *wc, uint64_t seed) {
-    tr_moe_w w;
-    int e;
-    w.wg = tu_param2(wc, seed, TR_MOE_E, TR_MOE_D, 1.0f);
-    w.bg = tu_param1(wc, seed + 1, TR_MOE_E, 0.1f, 0.0f);
-    for (e = 0; e < TR_MOE_E; e++) {
-        w.we[e] = tu_param2(wc, seed + 10 + (uint64_t)e, TR_MOE_D, TR_MOE_D, 0.35f);
-        w.be[e] = tu_param1(wc, seed + 20 + (uint64_t)e, TR_MOE_D, 0.1f, 0.0f);
-    }
-    return w;
-}
+/* TR_MOE_E/T/D, tr_moe_w, tr_moe_fwd, tr_moe_apply, tr_moe_make (18 nodes): zoo_models.h. */
 
 static void tr_moe_model(tr_model *m, const tr_moe_w *w) {
     tr_model_init(m, tr_moe_apply, w, 5 + 3 * TR_MOE_E + 1);
@@ -547,15 +399,8 @@ static void test_model_moe(void) {
 
 /* ---- passes: exact node counts on small graphs ----------------------------------------------- */
 
+/* The graphs (tr_dead_apply, tr_cse_*_apply) and their node counts: zoo_models.h. */
 static const unsigned tr_dce = (unsigned)TT_PASS_DCE, tr_cse = (unsigned)TT_PASS_CSE;
-
-/* Dead branch: exp(y) * x is never used. 4 nodes traced, 2 live. */
-static tt_tensor *tr_dead_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    tt_tensor *dead = tt_mul(c, tt_exp(c, xs[1]), xs[0]);
-    (void)w;
-    (void)dead;
-    return tt_neg(c, tt_relu(c, xs[0]));
-}
 
 static void test_pass_dce(void) {
     tr_model m;
@@ -587,46 +432,6 @@ static void test_pass_dce(void) {
     tt_graph_destroy(g);
     tt_ctx_destroy(c);
     tt_ctx_destroy(e);
-}
-
-/* add(x,y) twice, then their product: 3 nodes traced, 2 after CSE. */
-static tt_tensor *tr_cse_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    (void)w;
-    return tt_mul(c, tt_add(c, xs[0], xs[1]), tt_add(c, xs[0], xs[1]));
-}
-/* Equal calls whose attributes differ are not merged: 3 nodes before and after. */
-static tt_tensor *tr_cse_attr_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    (void)w;
-    return tt_add(c, tt_leaky_relu(c, xs[0], 0.1f), tt_leaky_relu(c, xs[0], 0.2f));
-}
-/* Same attributes: merged (3 -> 2). */
-static tt_tensor *tr_cse_attr_same_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    (void)w;
-    return tt_add(c, tt_leaky_relu(c, xs[0], 0.1f), tt_leaky_relu(c, xs[0], 0.1f));
-}
-/* Softmax over different axes of a square matrix: not merged (3). */
-static tt_tensor *tr_cse_axis_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    (void)w;
-    return tt_sub(c, tt_softmax(c, xs[0], 0), tt_softmax(c, xs[0], 1));
-}
-/* Different inputs: add(x,y) and add(x,x) are not merged (3). */
-static tt_tensor *tr_cse_inputs_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    (void)w;
-    return tt_mul(c, tt_add(c, xs[0], xs[1]), tt_add(c, xs[0], xs[0]));
-}
-/* Views are nodes and merge too: transpose twice, then add (3 -> 2). */
-static tt_tensor *tr_cse_view_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    (void)w;
-    return tt_add(c, tt_transpose(c, xs[0], 0, 1), tt_transpose(c, xs[0], 0, 1));
-}
-/* CSE then DCE: the duplicate add feeds a dead exp. 4 traced; CSE 3, DCE 3, both 2. */
-static tt_tensor *tr_cse_dce_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    tt_tensor *a = tt_add(c, xs[0], xs[1]);
-    tt_tensor *b = tt_add(c, xs[0], xs[1]);
-    tt_tensor *dead = tt_exp(c, b);
-    (void)w;
-    (void)dead;
-    return tt_mul(c, a, b);
 }
 
 static void test_pass_cse(void) {
@@ -1519,24 +1324,7 @@ static void test_trace_input_misuse(void) {
     tt_ctx_destroy(c);
 }
 
-/* Elementwise chains with broadcasting, a bool mask, a value used inside and outside the chain,
-   and an intermediate of the chain that is also an output: fused or not, bitwise eager. */
-static tt_tensor *tr_chain_fwd(tt_ctx *c, tt_tensor *x, tt_tensor *y, tt_tensor **mid) {
-    int ax = 1;
-    tt_tensor *a = tt_mul(c, x, y);                                   /* [33,37] * [37] */
-    tt_tensor *b = tt_tanh(c, tt_add_scalar(c, a, 0.5f));
-    tt_tensor *d = tt_sigmoid(c, tt_sub(c, b, x));
-    tt_tensor *m = tt_gt(c, a, tt_scalar(c, 0.0f));
-    tt_tensor *e = tt_where(c, m, d, tt_neg(c, b));
-    tt_tensor *s = tt_sum(c, a, &ax, 1, true);                        /* a also feeds a reduction */
-    if (mid) *mid = b;
-    return tt_add(c, tt_mul(c, e, tt_exp(c, tt_neg(c, tt_abs(c, x)))), s);
-}
-static tt_tensor *tr_chain_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    (void)w;
-    return tr_chain_fwd(c, xs[0], xs[1], NULL);
-}
-
+/* Elementwise chains (tr_chain_fwd, tr_chain_apply in zoo_models.h): fused or not, bitwise eager. */
 static void test_elementwise_chains(void) {
     tr_model m;
     tt_ctx *c = tu_ctx(), *e = tu_ctx();
@@ -1651,150 +1439,8 @@ static void test_run_allocates_nothing(void) {
 
 /* ---- every op is recorded: one small graph per op, run on new inputs, bitwise ------------- */
 /* An op that were not recorded would leave its eager result as a constant of the graph (it is
-   a tensor made during the trace), so the graph would repeat the traced values on new inputs. */
-
-#define TR_OP(nm, ...) \
-    static tt_tensor *tr_op_##nm(tt_ctx *c, tt_tensor *const *xs, const void *w) { \
-        tt_tensor *x = xs[0], *y = xs[1]; (void)w; (void)x; (void)y; __VA_ARGS__ }
-
-TR_OP(neg, return tt_neg(c, x);)
-TR_OP(abs, return tt_abs(c, x);)
-TR_OP(sign, return tt_sign(c, x);)
-TR_OP(exp, return tt_exp(c, x);)
-TR_OP(log, return tt_log(c, x);)
-TR_OP(sqrt, return tt_sqrt(c, x);)
-TR_OP(rsqrt, return tt_rsqrt(c, x);)
-TR_OP(reciprocal, return tt_reciprocal(c, x);)
-TR_OP(sin, return tt_sin(c, x);)
-TR_OP(cos, return tt_cos(c, x);)
-TR_OP(tanh, return tt_tanh(c, x);)
-TR_OP(sigmoid, return tt_sigmoid(c, x);)
-TR_OP(relu, return tt_relu(c, x);)
-TR_OP(leaky_relu, return tt_leaky_relu(c, x, 0.05f);)
-TR_OP(elu, return tt_elu(c, x, 0.7f);)
-TR_OP(gelu, return tt_gelu(c, x);)
-TR_OP(gelu_tanh, return tt_gelu_tanh(c, x);)
-TR_OP(silu, return tt_silu(c, x);)
-TR_OP(softplus, return tt_softplus(c, x);)
-TR_OP(erf, return tt_erf(c, x);)
-TR_OP(floor, return tt_floor(c, tt_mul_scalar(c, x, 3.0f));)
-TR_OP(ceil, return tt_ceil(c, tt_mul_scalar(c, x, 3.0f));)
-TR_OP(round, return tt_round(c, tt_mul_scalar(c, x, 3.0f));)
-TR_OP(clamp, return tt_clamp(c, x, -0.5f, 0.6f);)
-TR_OP(pow_scalar, return tt_pow_scalar(c, x, 1.7f);)
-TR_OP(add, return tt_add(c, x, y);)
-TR_OP(sub, return tt_sub(c, x, y);)
-TR_OP(mul, return tt_mul(c, x, y);)
-TR_OP(div, return tt_div(c, x, y);)
-TR_OP(pow, return tt_pow(c, x, y);)
-TR_OP(maximum, return tt_maximum(c, x, y);)
-TR_OP(minimum, return tt_minimum(c, x, y);)
-TR_OP(add_scalar, return tt_add_scalar(c, x, 0.25f);)
-TR_OP(sub_scalar, return tt_sub_scalar(c, x, 0.25f);)
-TR_OP(mul_scalar, return tt_mul_scalar(c, x, -1.5f);)
-TR_OP(div_scalar, return tt_div_scalar(c, x, 3.0f);)
-TR_OP(eq, return tt_eq(c, tt_round(c, x), tt_round(c, y));)
-TR_OP(ne, return tt_ne(c, tt_round(c, x), tt_round(c, y));)
-TR_OP(lt, return tt_lt(c, x, y);)
-TR_OP(le, return tt_le(c, x, y);)
-TR_OP(gt, return tt_gt(c, x, y);)
-TR_OP(ge, return tt_ge(c, x, y);)
-TR_OP(logical_and, return tt_logical_and(c, x, y);)
-TR_OP(logical_or, return tt_logical_or(c, x, y);)
-TR_OP(logical_not, return tt_logical_not(c, x);)
-TR_OP(where, return tt_where(c, y, x, tt_scalar(c, -2.0f));)
-TR_OP(cast_f16, return tt_cast(c, x, TT_F16);)
-TR_OP(cast_bf16, return tt_cast(c, x, TT_BF16);)
-TR_OP(cast_i32, return tt_cast(c, tt_mul_scalar(c, x, 10.0f), TT_I32);)
-TR_OP(cast_bool, return tt_cast(c, tt_round(c, x), TT_BOOL);)
-TR_OP(cast_from_i32, return tt_cast(c, x, TT_F32);)
-TR_OP(sum, { int ax[2] = {0, 2}; return tt_sum(c, x, ax, 2, true); })
-TR_OP(mean, { int ax = -1; return tt_mean(c, x, &ax, 1, false); })
-TR_OP(max_all, return tt_max(c, x, NULL, 0, false);)
-TR_OP(min, { int ax = 1; return tt_min(c, x, &ax, 1, false); })
-TR_OP(prod, { int ax = 2; return tt_prod(c, x, &ax, 1, false); })
-TR_OP(var, { int ax = 1; return tt_var(c, x, &ax, 1, 1, true); })
-TR_OP(std, return tt_std(c, x, NULL, 0, 0, false);)
-TR_OP(argmax, return tt_argmax(c, x, 1, false);)
-TR_OP(argmin, return tt_argmin(c, x, -1, true);)
-TR_OP(softmax, return tt_softmax(c, x, 1);)
-TR_OP(log_softmax, return tt_log_softmax(c, x, 0);)
-TR_OP(layer_norm, return tt_layer_norm(c, x, 1, y, NULL, 1e-5f);)
-TR_OP(layer_norm2, return tt_layer_norm(c, x, 2, NULL, NULL, 1e-5f);)
-TR_OP(rms_norm, return tt_rms_norm(c, x, 1, y, 1e-6f);)
-TR_OP(batch_norm, return tt_batch_norm(c, x, y, y, NULL, y, 1e-5f);)
-TR_OP(group_norm, return tt_group_norm(c, x, 2, NULL, NULL, 1e-5f);)
-TR_OP(matmul, return tt_matmul(c, x, y);)
-TR_OP(matmul_dot, return tt_matmul(c, x, y);)
-TR_OP(linear, return tt_linear(c, x, y, NULL);)
-TR_OP(conv2d, return tt_conv2d(c, x, y, NULL, 2, 1, 1, 1);)
-TR_OP(conv2d_ex, {
-    tt_conv_params p;
-    p.stride[0] = 1; p.stride[1] = 2; p.padding[0] = 0; p.padding[1] = 1;
-    p.dilation[0] = 2; p.dilation[1] = 1; p.groups = 1;
-    return tt_conv2d_ex(c, x, y, NULL, &p); })
-TR_OP(conv1d, return tt_conv1d(c, x, y, NULL, 1, 1, 1, 2);)
-TR_OP(max_pool2d, return tt_max_pool2d(c, x, 3, 2, 1);)
-TR_OP(avg_pool2d, return tt_avg_pool2d(c, x, 3, 2, 1);)
-TR_OP(adaptive_avg_pool2d, return tt_adaptive_avg_pool2d(c, x, 4, 3);)
-TR_OP(upsample_nearest, return tt_upsample_nearest(c, x, 5, 7);)
-TR_OP(concat, { tt_tensor *p[3]; p[0] = x; p[1] = y; p[2] = x; return tt_concat(c, p, 3, 1); })
-TR_OP(stack, { tt_tensor *p[2]; p[0] = x; p[1] = y; return tt_stack(c, p, 2, -1); })
-TR_OP(split, {
-    tt_tensor *p[4];
-    int n = tt_split(c, x, 2, 0, p, 4);
-    if (n != 3) return NULL;
-    return tt_sub(c, tt_mul(c, p[0], p[1]), p[2]); })
-TR_OP(chunk, {
-    tt_tensor *p[4], *q[3];
-    int n = tt_chunk(c, x, 3, 0, p, 4);
-    if (n != 3) return NULL;
-    q[0] = p[2]; q[1] = p[0]; q[2] = p[1];
-    return tt_concat(c, q, 3, 0); })
-TR_OP(pad, { int64_t pads[4] = {1, 2, 0, 1}; return tt_pad(c, x, pads, 4, 0.5f); })
-TR_OP(gather, return tt_gather(c, x, 1, y);)
-TR_OP(index_select, return tt_index_select(c, x, 2, y);)
-TR_OP(embedding, return tt_embedding(c, x, y);)
-TR_OP(repeat_interleave, return tt_repeat_interleave(c, x, 2, 1);)
-TR_OP(flip, { int ax[2] = {0, 2}; return tt_flip(c, x, ax, 2); })
-TR_OP(tile, { int64_t reps[4] = {2, 1, 1, 2}; return tt_tile(c, x, reps, 4); })
-TR_OP(shape_as_tensor, return tt_mul(c, x, tt_shape_as_tensor(c, x));)
-TR_OP(sdpa, return tt_scaled_dot_product_attention(c, x, y, y, NULL, false, 0.0f);)
-TR_OP(sdpa_causal, return tt_scaled_dot_product_attention(c, x, x, x, NULL, true, 0.3f);)
-TR_OP(sdpa_mask, return tt_scaled_dot_product_attention(c, x, x, x, y, false, 0.0f);)
-TR_OP(reshape, { int64_t s[2] = {12, -1}; return tt_reshape(c, x, 2, s); })
-TR_OP(view, { int64_t s[2] = {5, 12}; return tt_view(c, x, 2, s); })
-TR_OP(permute, { int p[3] = {2, 0, 1}; return tt_permute(c, x, p); })
-TR_OP(transpose, return tt_transpose(c, x, 0, 2);)
-TR_OP(slice, return tt_slice(c, x, 1, 0, 4, 2);)
-TR_OP(expand, { int64_t s[3] = {3, 4, 5}; return tt_expand(c, y, 3, s); })
-TR_OP(squeeze, return tt_squeeze(c, x, 1);)
-TR_OP(unsqueeze, return tt_unsqueeze(c, x, -1);)
-TR_OP(flatten, return tt_flatten(c, x, 0, 1);)
-TR_OP(contiguous, return tt_contiguous(c, tt_transpose(c, x, 0, 1));)
-TR_OP(clone, return tt_clone(c, x);)
-/* Elementwise chains around views, dtype changes and integer inputs: a fused program must
-   round through f16/bf16/i32 exactly where the eager ops store them. */
-TR_OP(fuse_transpose, {
-    tt_tensor *tr = tt_transpose(c, tt_sin(c, x), 0, 1);
-    return tt_add(c, tt_mul(c, tr, y), tt_cos(c, tr)); })
-TR_OP(fuse_slice, return tt_add_scalar(c, tt_slice(c, tt_exp(c, x), 1, 0, 7, 2), 1.0f);)
-TR_OP(fuse_expand, { int64_t s[2] = {5, 7}; return tt_mul(c, tt_expand(c, tt_sin(c, y), 2, s), tt_tanh(c, x)); })
-TR_OP(fuse_f16_round, return tt_add(c, tt_cast(c, tt_cast(c, tt_mul_scalar(c, x, 3.3f), TT_F16), TT_F32), x);)
-TR_OP(fuse_bf16_round, return tt_sub(c, tt_cast(c, tt_exp(c, tt_cast(c, tt_mul_scalar(c, x, 1.7f), TT_BF16)), TT_F32), x);)
-TR_OP(fuse_i32_trunc, return tt_mul(c, tt_cast(c, tt_mul_scalar(c, x, 4.5f), TT_I32), tt_sigmoid(c, x));)
-TR_OP(fuse_bool, return tt_mul(c, tt_cast(c, tt_gt(c, x, tt_scalar(c, 0.1f)), TT_BOOL), tt_add_scalar(c, x, 2.0f));)
-TR_OP(fuse_int_input, return tt_tanh(c, tt_add(c, tt_mul_scalar(c, x, 0.25f), y));)
-TR_OP(fuse_int_compare, return tt_where(c, tt_eq(c, x, tt_round(c, tt_mul_scalar(c, y, 3.0f))), y, tt_neg(c, y));)
-TR_OP(fuse_f16_input, return tt_add(c, tt_exp(c, tt_cast(c, x, TT_F16)), tt_scalar(c, 1.0f));)
-TR_OP(empty, { int ax = 0; return tt_add(c, tt_sum(c, tt_exp(c, x), &ax, 1, false), y); })
-TR_OP(view_chain, return tt_exp(c, tt_slice(c, tt_transpose(c, x, 0, 2), 1, 1, 4, 2));)
-/* A view of an intermediate result must keep its buffer alive while same-size values are
-   computed (a memory plan that ignored the view would hand sin's bytes to cos/tanh/exp). */
-TR_OP(view_of_result, {
-    tt_tensor *v = tt_transpose(c, tt_sin(c, x), 0, 2);
-    tt_tensor *w3 = tt_exp(c, tt_tanh(c, tt_cos(c, x)));
-    return tt_add(c, v, tt_transpose(c, w3, 0, 2)); })
+   a tensor made during the trace), so the graph would repeat the traced values on new inputs.
+   The bodies, tr_op_<name> (TR_OP), are in zoo_models.h; the table gives their inputs. */
 
 typedef struct tr_op_case {
     const char *name;

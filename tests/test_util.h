@@ -332,21 +332,7 @@ static inline int tu_same_bits(tt_ctx *e, const tt_tensor *got, const tt_tensor 
 }
 #define CHECK_SAME_BITS(e, got, want) tu_same_bits((e), (got), (want), __FILE__, __LINE__)
 
-/* A parameter made outside any trace (in a weights context): randn(seed) * scale + shift. */
-static inline tt_tensor *tu_param(tt_ctx *wc, uint64_t seed, int ndim, const int64_t *shape, float scale, float shift) {
-    tt_tensor *t = tt_randn(wc, seed, ndim, shape);
-    if (scale != 1.0f) t = tt_mul_scalar(wc, t, scale);
-    if (shift != 0.0f) t = tt_add_scalar(wc, t, shift);
-    return t;
-}
-static inline tt_tensor *tu_param1(tt_ctx *wc, uint64_t seed, int64_t n, float scale, float shift) {
-    return tu_param(wc, seed, 1, &n, scale, shift);
-}
-static inline tt_tensor *tu_param2(tt_ctx *wc, uint64_t seed, int64_t a, int64_t b, float scale) {
-    int64_t s[2];
-    s[0] = a; s[1] = b;
-    return tu_param(wc, seed, 2, s, scale, 0.0f);
-}
+/* tu_param(), tu_param1(), tu_param2() (a parameter made outside any trace) are in zoo_models.h. */
 
 /* Test-side reference for small floats with ebits exponent and mbits mantissa bits in the
    IEEE layout (f16: 5,10; bf16: 8,7): plain double arithmetic, ties to even (rint). */
