@@ -54,6 +54,7 @@
      TT_ASSERT(c)                  assert(c)                   impl; internal invariants only
      TT_NO_STDIO                   off                         impl; drops tt_print (no printf)
      TT_NO_THREADS                 off                         impl; single-threaded (no pthreads)
+     TT_NO_SIMD                    off                         impl; only the plain-C kernel twins
      TT_NO_MALLOC                  off                         impl; every byte from the user's
                                                                buffer (tt_ctx_desc.mem_buffer)
 
@@ -69,7 +70,8 @@
      Arithmetic on i32/bool inputs converts them to f32. Tensors have at most TT_MAX_DIMS dims.
      Tracing needs the heap. SIMD kernels (AVX-512, AVX2+FMA) are chosen at compile time:
      build with -march=native (or the target's flags) to get them; other builds run the
-     plain-C twins, which the tests compare against the SIMD versions.
+     plain-C twins, which the tests compare against the SIMD versions. TT_NO_SIMD keeps
+     only the twins in any build.
 
    PERFORMANCE NOTES
      Kernels use a pthread pool per context (tt_ctx_desc.n_threads; 0 = the online cores).
@@ -836,6 +838,20 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__NO_CONTRACT_BODY _Pragma("STDC FP_CONTRACT OFF")
 #else
 #define TT__NO_CONTRACT_BODY
+#endif
+
+/* The hand-written SIMD kernels this build compiles: those the compiler's flags enable, or
+   none with TT_NO_SIMD (only the plain-C twins, for firmware and for debugging; the
+   compiler may still vectorize plain C on its own). Kernels test these, never __AVX...__. */
+#if !defined(TT_NO_SIMD) && defined(__AVX512F__)
+#define TT__SIMD_AVX512 1
+#else
+#define TT__SIMD_AVX512 0
+#endif
+#if !defined(TT_NO_SIMD) && defined(__AVX2__) && defined(__FMA__)
+#define TT__SIMD_AVX2 1
+#else
+#define TT__SIMD_AVX2 0
 #endif
 
 /* Leaves the upper halves of the vector registers clean before returning to the caller:
@@ -4146,11 +4162,11 @@ static void tt__gemm_task(void *arg, int64_t t, int thread) {
    plain C twin (what other builds use; the tests compare them). Every C element is summed
    over k in the same order whichever thread runs its block: results do not depend on the
    thread count (they do depend on KC, i.e. on the machine's cache sizes). */
-#if defined(__AVX512F__)
+#if TT__SIMD_AVX512
 #include <immintrin.h>
 #define TT__MR 8
 #define TT__NR 48
-#elif defined(__AVX2__) && defined(__FMA__)
+#elif TT__SIMD_AVX2
 #include <immintrin.h>
 #define TT__MR 6
 #define TT__NR 16
@@ -4179,7 +4195,7 @@ static TT__MAYBE_UNUSED void tt__ukernel_ref(int64_t kc, const float *TT__RESTRI
         for (j = 0; j < TT__NR; j++) C[i * ldc + j] = accumulate ? C[i * ldc + j] + acc[i * TT__NR + j] : acc[i * TT__NR + j];
 }
 
-#if defined(__AVX512F__)
+#if TT__SIMD_AVX512
 /* 8 rows x 3 vectors of 16 = 24 zmm accumulators; per k: 3 loads of B, 8 broadcasts of A,
    24 FMAs (enough independent sums to keep both FMA units busy through their latency). */
 #define TT__ROW512(i)                                                                  \
@@ -4250,7 +4266,7 @@ static void tt__ukernel_simd32(int64_t kc, const float *A, const float *B, float
 #undef TT__STORE512
 #define TT__UKERNEL tt__ukernel_avx512
 #define TT__UKERNEL_NARROW 1
-#elif defined(__AVX2__) && defined(__FMA__)
+#elif TT__SIMD_AVX2
 /* 6 rows x 2 vectors of 8 = 12 ymm accumulators. */
 #define TT__ROW256(i)                                                                  \
     a = _mm256_broadcast_ss(A + i);                                                    \
@@ -4308,7 +4324,7 @@ static TT__MAYBE_UNUSED tt__gemm_blocks tt__gemm_blocking(void) {
    with a stride of MR floats). With AVX, 8 rows x 8 k are transposed in registers. */
 static TT__MAYBE_UNUSED void tt__pack_a_rows(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam, int64_t kc) {
     int64_t k = 0, r;
-#if defined(__AVX__) && TT__MR == 8
+#if TT__SIMD_AVX512 && TT__MR == 8
     for (; k + 8 <= kc; k += 8) {
         const float *p = src + k;
         __m256 r0 = _mm256_loadu_ps(p), r1 = _mm256_loadu_ps(p + sam), r2 = _mm256_loadu_ps(p + 2 * sam);
@@ -4425,7 +4441,7 @@ static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64
    lanes are neither read nor written). The loop is its plain-C twin. */
 static void tt__copy_run(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
     int64_t q = 0;
-#if defined(__AVX512F__)
+#if TT__SIMD_AVX512
     if (s == 1) {
         for (; q + 16 <= n; q += 16) _mm512_storeu_ps(d + q, _mm512_loadu_ps(r + q));
         if (q < n) {
