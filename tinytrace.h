@@ -20,7 +20,7 @@
      >>api          context, errors, memory scopes, creation, access, views, ops
      >>impl-config  includes and libc overrides used by the implementation
      >>util         small helpers: overflow-checked sizes, shape printing, formatting
-     >>error        sticky per-context error state
+     >>error        the sticky error state (contexts, graphs, compiled functions), status strings
      >>arena        the context allocator: blocks, scopes, guard regions
      >>threads      the thread pool and deterministic work splitting
      >>dtype        f16/bf16 conversion, element loads and stores
@@ -1021,11 +1021,13 @@ TT_API char *tt_shape_str(const tt_tensor *t, char *buf, size_t size) {
 }
 
 /* ==========================================================================
- * >>error   sticky per-context error state
+ * >>error   the sticky error state of contexts, graphs and compiled functions
  *
- * The first failure since the last tt_clear_error is kept (status + message); later
- * failures are dropped, so the message points at the root cause. tt__fail formats into
- * the context's fixed buffer: no allocation on the error path.
+ * A context, a graph and a compiled function each hold one tt__err (status + message).
+ * The first failure since the last clear is kept; later failures are dropped, so the
+ * message points at the root cause. tt__err_vset is the one setter (tt__fail for contexts,
+ * tt__gfail for graphs, tt__cc_fail for compiled functions wrap it); it formats into the
+ * fixed buffer: no allocation on the error path.
  * ========================================================================== */
 
 /* A block of arena memory; the usable bytes follow the header. */
