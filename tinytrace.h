@@ -4321,12 +4321,20 @@ static TT__MAYBE_UNUSED tt__gemm_blocks tt__gemm_blocking(void) {
     return b;
 }
 
-/* MR rows of A (row r at src + r*sam, contiguous along k) into one sliver, k-major: the
-   rows are read side by side and the sliver written in order (a row at a time would write
-   with a stride of MR floats). With AVX, 8 rows x 8 k are transposed in registers. */
-static TT__MAYBE_UNUSED void tt__pack_a_rows(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam, int64_t kc) {
-    int64_t k = 0, r;
+/* MR rows of A (row r at src + r*sam, contiguous along k), columns k0..kc-1, into one
+   sliver, k-major: the plain-C twin. */
+static TT__MAYBE_UNUSED void tt__pack_a_rows_ref(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam,
+                                                 int64_t k0, int64_t kc) {
+    int64_t k, r;
+    for (k = k0; k < kc; k++)
+        for (r = 0; r < TT__MR; r++) Ap[k * TT__MR + r] = src[r * sam + k];
+}
+
 #if TT__SIMD_AVX512 && TT__MR == 8
+/* The same for the columns in whole blocks of 8: 8 rows x 8 k transposed in registers.
+   Returns the first column it did not pack. */
+static int64_t tt__pack_a_rows_avx512(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam, int64_t kc) {
+    int64_t k = 0;
     for (; k + 8 <= kc; k += 8) {
         const float *p = src + k;
         __m256 r0 = _mm256_loadu_ps(p), r1 = _mm256_loadu_ps(p + sam), r2 = _mm256_loadu_ps(p + 2 * sam);
@@ -4350,9 +4358,18 @@ static TT__MAYBE_UNUSED void tt__pack_a_rows(float *TT__RESTRICT Ap, const float
         _mm256_storeu_ps(d + 48, _mm256_permute2f128_ps(u2, u6, 0x31));
         _mm256_storeu_ps(d + 56, _mm256_permute2f128_ps(u3, u7, 0x31));
     }
+    return k;
+}
 #endif
-    for (; k < kc; k++)
-        for (r = 0; r < TT__MR; r++) Ap[k * TT__MR + r] = src[r * sam + k];
+
+/* MR rows of A into one sliver, k-major: the rows are read side by side and the sliver
+   written in order (a row at a time would write with a stride of MR floats). */
+static TT__MAYBE_UNUSED void tt__pack_a_rows(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam, int64_t kc) {
+    int64_t k = 0;
+#if TT__SIMD_AVX512 && TT__MR == 8
+    k = tt__pack_a_rows_avx512(Ap, src, sam, kc);
+#endif
+    tt__pack_a_rows_ref(Ap, src, sam, k, kc);
 }
 
 /* A(i,k) for rows i0.. (mc of them) and k in p0.. (kc): MR-row slivers, k-major, zeros past
@@ -4439,22 +4456,34 @@ static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64
 
 /* d[q] = r[q*s] for q < n: the runs of im2col, often short. Compilers turn a plain copy loop
    into a memcpy call, which costs as much as copying the 1-48 floats of a short run: with
-   AVX-512 the run is copied by 16-float loads and stores, the last one masked (masked-off
-   lanes are neither read nor written). The loop is its plain-C twin. */
-static void tt__copy_run(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
+   AVX-512 a contiguous run is copied by 16-float loads and stores, the last one masked
+   (masked-off lanes are neither read nor written); tt__copy_run_ref is the plain-C twin. */
+#if TT__SIMD_AVX512
+static void tt__copy_run_avx512(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t n) {
     int64_t q = 0;
+    for (; q + 16 <= n; q += 16) _mm512_storeu_ps(d + q, _mm512_loadu_ps(r + q));
+    if (q < n) {
+        __mmask16 m = (__mmask16)((1u << (unsigned)(n - q)) - 1u);
+        _mm512_mask_storeu_ps(d + q, m, _mm512_maskz_loadu_ps(m, r + q));
+    }
+}
+#endif
+
+/* The plain-C twin. */
+static void tt__copy_run_ref(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
+    int64_t q;
+    if (s == 1) TT__EACH(n, d[i] = r[i]);
+    else for (q = 0; q < n; q++) d[q] = r[q * s];
+}
+
+static void tt__copy_run(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
 #if TT__SIMD_AVX512
     if (s == 1) {
-        for (; q + 16 <= n; q += 16) _mm512_storeu_ps(d + q, _mm512_loadu_ps(r + q));
-        if (q < n) {
-            __mmask16 m = (__mmask16)((1u << (unsigned)(n - q)) - 1u);
-            _mm512_mask_storeu_ps(d + q, m, _mm512_maskz_loadu_ps(m, r + q));
-        }
+        tt__copy_run_avx512(d, r, n);
         return;
     }
 #endif
-    if (s == 1) TT__EACH(n, d[i] = r[i]);
-    else for (; q < n; q++) d[q] = r[q * s];
+    tt__copy_run_ref(d, r, s, n);
 }
 
 /* n <= TT__NR entries of the column matrix's row for tap (c, kh, kw), from output pixel
