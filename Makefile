@@ -4,9 +4,10 @@
 #   make demo       build and run the example a newcomer should see first
 #   make test       header compile matrix + the suite built 5 ways (gcc C99, clang C11, g++ C++17,
 #                   gcc gnu11 -march=native and -mavx2 -mfma for the SIMD kernels) and twice under
-#                   AddressSanitizer + UBSan (plain, and -march=native);
-#                   ends with "N passed, N failed"
+#                   AddressSanitizer + UBSan (plain, and -march=native); the aarch64 build under
+#                   qemu where the cross tools are installed; ends with "N passed, N failed"
 #   make test-quick the suite once, gcc C99 (TEST_FILES=tests/test_x.c limits it; BUILD=dir)
+#   make test-cross the suite for aarch64 (aarch64-linux-gnu-gcc), run under qemu-aarch64
 #   make test-valgrind  the C99 suite under valgrind memcheck (minutes)
 #   make fuzz       both libFuzzer targets, FUZZ_SECONDS each (default 60)
 #   make bench      the benchmark suite: machine limits, then every workload eager and compiled
@@ -31,8 +32,14 @@ EXAMPLES    = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.
 SANITIZE   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 ARM_CC     ?= arm-none-eabi-gcc
 ARM_FLAGS  := -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -Os
+CROSS_CC   ?= aarch64-linux-gnu-gcc
+CROSS_RUN  ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
+# The aarch64 suite is part of `make test` where the cross compiler and qemu are installed
+# (.ci/run installs them); elsewhere test says it was not run.
+HAVE_CROSS := $(shell command -v $(CROSS_CC) >/dev/null 2>&1 && command -v $(firstword $(CROSS_RUN)) >/dev/null 2>&1 && echo yes)
+CROSS_TEST := $(if $(HAVE_CROSS),$(BUILD)/test_aarch64)
 
-.PHONY: all demo test test-quick test-valgrind compile-matrix check-api fuzz examples bench clean
+.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench clean
 
 all: examples
 
@@ -112,7 +119,7 @@ check-api:
 	bash tests/check_api_table.sh
 	sh tests/check_contents.sh
 
-test: compile-matrix check-api $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_avx2 $(BUILD)/test_asan $(BUILD)/test_asan_native examples
+test: compile-matrix check-api $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_avx2 $(BUILD)/test_asan $(BUILD)/test_asan_native $(CROSS_TEST) examples
 	./$(BUILD)/test_c99 > $(BUILD)/test_c99.log || { cat $(BUILD)/test_c99.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_c99.log
 	./$(BUILD)/test_c11_clang > $(BUILD)/test_c11.log || { cat $(BUILD)/test_c11.log; exit 1; }
@@ -124,6 +131,10 @@ test: compile-matrix check-api $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD
 	@if grep -q avx2 /proc/cpuinfo 2>/dev/null && grep -q fma /proc/cpuinfo; then \
 	   ./$(BUILD)/test_avx2 > $(BUILD)/test_avx2.log || { cat $(BUILD)/test_avx2.log; exit 1; }; \
 	   tail -n 1 $(BUILD)/test_avx2.log; else echo "no AVX2+FMA on this CPU: test_avx2 not run"; fi
+	@if [ -n "$(HAVE_CROSS)" ]; then \
+	   $(CROSS_RUN) ./$(BUILD)/test_aarch64 > $(BUILD)/test_aarch64.log || { cat $(BUILD)/test_aarch64.log; exit 1; }; \
+	   echo "aarch64 (qemu): $$(tail -n 1 $(BUILD)/test_aarch64.log)"; \
+	 else echo "no $(CROSS_CC) or qemu-aarch64: the aarch64 suite is not run"; fi
 	@for e in $(EXAMPLES); do echo "running $$e"; ./$$e > /dev/null || exit 1; done
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/test_asan_native > $(BUILD)/test_asan_native.log || { cat $(BUILD)/test_asan_native.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_asan_native.log
@@ -131,6 +142,13 @@ test: compile-matrix check-api $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD
 
 test-quick: $(BUILD)/test_c99
 	./$(BUILD)/test_c99
+
+# The suite built for aarch64 and run under qemu-user (Debian: gcc-aarch64-linux-gnu, qemu-user).
+# Correctness only: timings under qemu mean nothing.
+$(BUILD)/test_aarch64: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
+	$(CROSS_CC) -std=c99 $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
+test-cross: $(BUILD)/test_aarch64
+	$(CROSS_RUN) ./$(BUILD)/test_aarch64
 
 # The two libFuzzer targets (clang): a differential fuzzer of random programs, eager against
 # traced and compiled, and random hostile arguments to every public function. Each runs
