@@ -853,6 +853,11 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #else
 #define TT__SIMD_AVX2 0
 #endif
+#if !defined(TT_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
+#define TT__SIMD_NEON 1                /* the aarch64 baseline: every aarch64 CPU has it */
+#else
+#define TT__SIMD_NEON 0
+#endif
 
 /* Leaves the upper halves of the vector registers clean before returning to the caller:
    with them dirty, SSE code the caller runs next (glibc's libm, for one) pays a transition
@@ -4160,8 +4165,8 @@ static void tt__gemm_task(void *arg, int64_t t, int thread) {
    For large products: B is packed in KC x NR slivers (a sliver stays in L1), A in MC x KC
    blocks of MR-row slivers (a block stays in L2), and a register-tiled MR x NR micro-kernel
    multiplies one A sliver by one B sliver. KC, MC, NC come from the cache sizes the system
-   reports. The micro-kernel has an AVX-512 and an AVX2+FMA version under #ifdef, and a
-   plain C twin (what other builds use; the tests compare them). Every C element is summed
+   reports. The micro-kernel has AVX-512, AVX2+FMA and NEON (aarch64) versions under #if,
+   and a plain C twin (what other builds use; the tests compare them). Every C element is summed
    over k in the same order whichever thread runs its block: results do not depend on the
    thread count (they do depend on KC, i.e. on the machine's cache sizes). */
 #if TT__SIMD_AVX512
@@ -4294,6 +4299,45 @@ static void tt__ukernel_avx2(int64_t kc, const float *A, const float *B, float *
 #undef TT__ROW256
 #undef TT__STORE256
 #define TT__UKERNEL tt__ukernel_avx2
+#elif TT__SIMD_NEON
+#include <arm_neon.h>
+/* 6 rows x 4 vectors of 4 = 24 q-register accumulators; per k: 4 loads of B, the 6 values
+   of A in two registers, 24 fused multiply-adds by lane (no broadcasts). */
+#define TT__ROWNEON(i, FMA, a, lane)                                                   \
+    c##i##0 = FMA(c##i##0, b0, a, lane); c##i##1 = FMA(c##i##1, b1, a, lane);          \
+    c##i##2 = FMA(c##i##2, b2, a, lane); c##i##3 = FMA(c##i##3, b3, a, lane)
+#define TT__STORENEON(i)                                                                         \
+    if (accumulate) {                                                                            \
+        c##i##0 = vaddq_f32(vld1q_f32(C + i * ldc), c##i##0);                                    \
+        c##i##1 = vaddq_f32(vld1q_f32(C + i * ldc + 4), c##i##1);                                \
+        c##i##2 = vaddq_f32(vld1q_f32(C + i * ldc + 8), c##i##2);                                \
+        c##i##3 = vaddq_f32(vld1q_f32(C + i * ldc + 12), c##i##3);                               \
+    }                                                                                            \
+    vst1q_f32(C + i * ldc, c##i##0); vst1q_f32(C + i * ldc + 4, c##i##1);                        \
+    vst1q_f32(C + i * ldc + 8, c##i##2); vst1q_f32(C + i * ldc + 12, c##i##3)
+
+static void tt__ukernel_neon(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
+    float32x4_t c00 = vdupq_n_f32(0.0f), c01 = c00, c02 = c00, c03 = c00, c10 = c00, c11 = c00, c12 = c00, c13 = c00;
+    float32x4_t c20 = c00, c21 = c00, c22 = c00, c23 = c00, c30 = c00, c31 = c00, c32 = c00, c33 = c00;
+    float32x4_t c40 = c00, c41 = c00, c42 = c00, c43 = c00, c50 = c00, c51 = c00, c52 = c00, c53 = c00;
+    int64_t k;
+    for (k = 0; k < kc; k++, A += 6, B += 16) {
+        float32x4_t b0 = vld1q_f32(B), b1 = vld1q_f32(B + 4), b2 = vld1q_f32(B + 8), b3 = vld1q_f32(B + 12);
+        float32x4_t a03 = vld1q_f32(A);                /* rows 0-3 */
+        float32x2_t a45 = vld1_f32(A + 4);             /* rows 4-5 */
+        TT__ROWNEON(0, vfmaq_laneq_f32, a03, 0);
+        TT__ROWNEON(1, vfmaq_laneq_f32, a03, 1);
+        TT__ROWNEON(2, vfmaq_laneq_f32, a03, 2);
+        TT__ROWNEON(3, vfmaq_laneq_f32, a03, 3);
+        TT__ROWNEON(4, vfmaq_lane_f32, a45, 0);
+        TT__ROWNEON(5, vfmaq_lane_f32, a45, 1);
+    }
+    TT__STORENEON(0); TT__STORENEON(1); TT__STORENEON(2); TT__STORENEON(3); TT__STORENEON(4); TT__STORENEON(5);
+}
+#undef TT__ROWNEON
+#undef TT__STORENEON
+#define TT__UKERNEL tt__ukernel_neon
+typedef char tt__check_neon_tile[TT__MR == 6 && TT__NR == 16 ? 1 : -1];   /* the tile it computes */
 #endif                                   /* without SIMD, tt__gemm keeps its direct loops (faster there) */
 
 /* Block sizes from the caches (KC: a B sliver in 2/3 of L1, the rest for A and C; MC: an A
