@@ -7359,13 +7359,12 @@ typedef char tt__check_pass_rows[TT__N_PASS_ROWS <= 12 ? 1 : -1];   /* fit tt_gr
 
 /* Runs the rows of the table that passes selects, in order; records what each removed. */
 static tt_status tt__run_passes(tt_graph *g, bool *live) {
-    int r, before, after;
     bool ordered = false;
+    int r, after, before = tt__count_nodes(g, live, ordered);
     g->n_pass_stats = 0;
     for (r = 0; r < TT__N_PASS_ROWS; r++) {
         const tt__pass_row *row = &tt__pass_table[r];
         if ((g->passes & row->flags) != row->flags) continue;
-        before = tt__count_nodes(g, live, ordered);
         if (row->run(g, live) != TT_OK) return g->err.status;
         ordered = ordered || row->run == tt__pass_order;
         after = tt__count_nodes(g, live, ordered);
@@ -7375,6 +7374,7 @@ static tt_status tt__run_passes(tt_graph *g, bool *live) {
             g->n_pass_stats++;
         }
         if (g->debug & TT_DEBUG_PASSES) tt__dump_pass(g, row->name, live, ordered, before - after);
+        before = after;                                /* the next pass starts from this count */
     }
     return TT_OK;
 }
