@@ -202,6 +202,10 @@ typedef struct tt_ctx_desc {
        is a single task. NULL: tinytrace's own pthread pool. */
     void       (*parallel_for)(void (*task)(void *arg, int64_t i, int thread), void *arg, int64_t n_tasks, void *user);
     void        *parallel_user;
+    /* The most the kernels may use: "avx512", "avx2", "neon" or "scalar" (plain C); the CPU's
+       best below it runs. NULL: the best the CPU has, or the TT_ISA environment variable's
+       name when it holds one. See tt_ctx_isa. */
+    const char  *isa;
 } tt_ctx_desc;
 
 /* A saved position of the context's allocator; see tt_scope_begin. */
@@ -249,6 +253,10 @@ TT_API void        tt_clear_error(tt_ctx *ctx);
 /* Threads the context's kernels use (1 with TT_NO_THREADS). Results are bitwise the same
    for every thread count: work is split into tasks that do not depend on it. */
 TT_API int         tt_ctx_num_threads(const tt_ctx *ctx);
+/* The vector instructions the context's kernels run: "avx512", "avx2", "neon" or "scalar"
+   (plain C). Chosen from the CPU when the context is made, capped by tt_ctx_desc.isa or the
+   TT_ISA environment variable; no compiler flag is needed. NULL for a NULL ctx. */
+TT_API const char *tt_ctx_isa(const tt_ctx *ctx);
 /* Bytes of arena memory in use (allocations, headers and guards). */
 TT_API size_t      tt_ctx_used(const tt_ctx *ctx);
 /* With debug_guards: check every guard region; false (and a TT_ERR_CORRUPT error naming
@@ -840,15 +848,22 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__NO_CONTRACT_BODY
 #endif
 
-/* The hand-written SIMD kernels this build compiles: those the compiler's flags enable, or
-   none with TT_NO_SIMD (only the plain-C twins, for firmware and for debugging; the
-   compiler may still vectorize plain C on its own). Kernels test these, never __AVX...__. */
-#if !defined(TT_NO_SIMD) && defined(__AVX512F__)
+/* The hand-written SIMD kernels this build compiles (kernels test these, never __AVX...__).
+   With GCC or clang on x86-64, the AVX2 and AVX-512 twins in every build (target attributes;
+   the CPU is asked at run time, see >>isa); with other compilers those the flags enable.
+   TT_NO_SIMD: none, only the plain-C twins (for firmware and for debugging; the compiler may
+   still vectorize plain C on its own). */
+#if !defined(TT_NO_SIMD) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define TT__X86_DISPATCH 1
+#else
+#define TT__X86_DISPATCH 0
+#endif
+#if !defined(TT_NO_SIMD) && (TT__X86_DISPATCH || defined(__AVX512F__))
 #define TT__SIMD_AVX512 1
 #else
 #define TT__SIMD_AVX512 0
 #endif
-#if !defined(TT_NO_SIMD) && defined(__AVX2__) && defined(__FMA__)
+#if !defined(TT_NO_SIMD) && (TT__X86_DISPATCH || (defined(__AVX2__) && defined(__FMA__)))
 #define TT__SIMD_AVX2 1
 #else
 #define TT__SIMD_AVX2 0
@@ -857,6 +872,15 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__SIMD_NEON 1                /* the aarch64 baseline: every aarch64 CPU has it */
 #else
 #define TT__SIMD_NEON 0
+#endif
+#if TT__SIMD_AVX2 || TT__SIMD_AVX512
+#include <immintrin.h>
+#endif
+#if TT__SIMD_NEON
+#include <arm_neon.h>
+#endif
+#if !defined(TT_NO_STDIO)
+#include <stdlib.h>                    /* getenv: the TT_ISA variable */
 #endif
 
 /* Leaves the upper halves of the vector registers clean before returning to the caller:
@@ -1079,6 +1103,7 @@ struct tt_ctx {
     struct tt__pool *pool;        /* made on the first parallel kernel */
     void       (*parallel_for)(void (*task)(void *arg, int64_t i, int thread), void *arg, int64_t n_tasks, void *user);
     void        *parallel_user;
+    const struct tt__kernels *kern; /* the kernels of the context's ISA (>>isa) */
 };
 
 TT_API const char *tt_version(void) { return TT_VERSION_STRING; }
@@ -1301,11 +1326,16 @@ static tt_ctx_desc tt__ctx_desc_resolve(const tt_ctx_desc *desc) {
     return d;
 }
 
+static const struct tt__kernels *tt__choose_kernels(const char *cap);   /* >>isa */
+
 TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
     tt_ctx_desc d;
     tt_ctx *ctx;
+    const struct tt__kernels *kern;
     if (desc && ((desc->mem_size > 0 && !desc->mem_buffer) || desc->n_threads < 0)) return NULL;   /* nowhere to say why */
     d = tt__ctx_desc_resolve(desc);
+    kern = tt__choose_kernels(d.isa);
+    if (!kern) return NULL;                            /* an ISA name that is none */
     if (d.mem_buffer) {
         unsigned char *start = (unsigned char *)tt__aligned(d.mem_buffer);
         size_t lost = (size_t)(start - (unsigned char *)d.mem_buffer);
@@ -1334,6 +1364,7 @@ TT_API tt_ctx *tt_ctx_create(const tt_ctx_desc *desc) {
     ctx->parallel_for = d.parallel_for;
     ctx->parallel_user = d.parallel_user;
     ctx->n_threads = d.n_threads;
+    ctx->kern = kern;
     return ctx;
 }
 
@@ -1665,6 +1696,160 @@ static void tt__parallel_for(tt_ctx *ctx, tt__task_fn fn, void *arg, int64_t n_t
 }
 
 TT_API int tt_ctx_num_threads(const tt_ctx *ctx) { return ctx ? ctx->n_threads : 0; }
+
+/* ==========================================================================
+ * >>isa   the CPU's vector instructions, and the kernel table each context runs
+ *
+ * A hot kernel is written once and built as twins: _ref (plain C, vectorized by the
+ * compiler for what its flags enable), _avx2 (AVX2 + FMA) and _avx512 (AVX-512 F, BW, DQ,
+ * VL). With GCC and clang on x86-64 the last two carry per-function target attributes, so
+ * every build has all three, whatever flags the user's file is compiled with; other
+ * compilers get what their flags enable. The CPU is asked when a context is made (CPUID,
+ * and XGETBV: the OS must save the wide registers too), and the context keeps a pointer to
+ * the table of its ISA (>>kernels); kernels call through it once per chunk, row or tile,
+ * never per element. aarch64 has NEON as its baseline (no dispatch: the compiler vectorizes
+ * the _ref twins with it, and the SGEMM micro-kernel is NEON). TT_NO_SIMD leaves only the
+ * _ref twins.
+ * ========================================================================== */
+
+#if TT__X86_DISPATCH
+#define TT__TARGET_AVX2   __attribute__((target("avx2,fma")))
+#define TT__TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")))
+#else
+#define TT__TARGET_AVX2
+#define TT__TARGET_AVX512
+#endif
+#if TT__SIMD_AVX2
+#define TT__IF_AVX2(...) __VA_ARGS__
+#else
+#define TT__IF_AVX2(...)
+#endif
+#if TT__SIMD_AVX512
+#define TT__IF_AVX512(...) __VA_ARGS__
+#else
+#define TT__IF_AVX512(...)
+#endif
+
+/* The twins of a kernel written as plain C: its body is the TT__INLINE function
+   name##_body, and each twin is a function that calls it, compiled for the twin's ISA (the
+   compiler inlines the body into each and vectorizes it for that ISA). attrs: more
+   attributes for every twin (or nothing). */
+#define TT__TWINS(attrs, name, params, args)                                                  \
+    attrs static void name##_ref params { name##_body args; }                                  \
+    TT__IF_AVX2(attrs TT__TARGET_AVX2 static void name##_avx2 params { name##_body args; })    \
+    TT__IF_AVX512(attrs TT__TARGET_AVX512 static void name##_avx512 params { name##_body args; })
+
+/* The ISAs, in the order a cap compares them ("avx2" caps an AVX-512 CPU at AVX2). */
+typedef enum tt__isa { TT__ISA_SCALAR, TT__ISA_NEON, TT__ISA_AVX2, TT__ISA_AVX512, TT__ISA_COUNT } tt__isa;
+static const char *const tt__isa_names[TT__ISA_COUNT] = {"scalar", "neon", "avx2", "avx512"};
+
+#if TT__X86_DISPATCH
+static void tt__cpuid(unsigned leaf, unsigned sub, unsigned r[4]) {
+    __asm__ __volatile__("cpuid" : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3]) : "a"(leaf), "c"(sub));
+}
+
+/* XCR0: which register states the OS saves on a context switch. */
+static uint64_t tt__xcr0(void) {
+    unsigned lo, hi;
+    __asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0u));
+    return (uint64_t)hi << 32 | lo;
+}
+
+#define TT__BIT(x, n) (((x) >> (n)) & 1u)
+
+static tt__isa tt__x86_isa(void) {
+    unsigned r[4], leaf1[4], leaf7[4];
+    uint64_t xcr0;
+    tt__cpuid(0, 0, r);
+    if (r[0] < 7) return TT__ISA_SCALAR;
+    tt__cpuid(1, 0, leaf1);
+    tt__cpuid(7, 0, leaf7);
+    if (!TT__BIT(leaf1[2], 27)) return TT__ISA_SCALAR;              /* no XSAVE enabled by the OS */
+    xcr0 = tt__xcr0();
+    if ((xcr0 & 0x6) != 0x6) return TT__ISA_SCALAR;                 /* SSE and AVX state not saved */
+    if (!TT__BIT(leaf1[2], 28) || !TT__BIT(leaf1[2], 12) || !TT__BIT(leaf7[1], 5))
+        return TT__ISA_SCALAR;                                     /* AVX, FMA, AVX2 */
+    if ((xcr0 & 0xE0) == 0xE0 && TT__BIT(leaf7[1], 16) && TT__BIT(leaf7[1], 17) && TT__BIT(leaf7[1], 30) &&
+        TT__BIT(leaf7[1], 31))
+        return TT__ISA_AVX512;                                     /* opmask + zmm state; F, DQ, BW, VL */
+    return TT__ISA_AVX2;
+}
+#undef TT__BIT
+#endif
+
+/* The best ISA this build can run on this CPU. */
+static tt__isa tt__cpu_isa(void) {
+#if TT__X86_DISPATCH
+    return tt__x86_isa();
+#elif TT__SIMD_AVX512
+    return TT__ISA_AVX512;                 /* no dispatch: what the compiler's flags promise */
+#elif TT__SIMD_AVX2
+    return TT__ISA_AVX2;
+#elif TT__SIMD_NEON
+    return TT__ISA_NEON;
+#else
+    return TT__ISA_SCALAR;
+#endif
+}
+
+/* The ISA a name stands for, or -1. */
+static int tt__isa_of_name(const char *name) {
+    int i;
+    for (i = 0; name && i < TT__ISA_COUNT; i++)
+        if (strcmp(name, tt__isa_names[i]) == 0) return i;
+    return -1;
+}
+
+/* A micro-kernel: the MR x NR tile of C at C (rows ldc apart) = (accumulate ? C : 0) + the A
+   sliver (kc x MR, k-major) times the B sliver (kc x NR, k-major). */
+typedef void (*tt__ukernel_fn)(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate);
+
+struct tt__att_job;
+struct tt__att_bufs;
+
+/* The kernels of one ISA; >>kernels defines one table per ISA the build has. Tasks run
+   under tt__parallel_for, planes under tt__for_planes. */
+typedef struct tt__kernels {
+    tt__isa        isa;
+    int            mr, nr;                 /* the SGEMM tile: MR rows of A by NR columns of B */
+    tt__ukernel_fn ukernel;                /* MR x NR */
+    tt__ukernel_fn ukernel_16, ukernel_32; /* MR x 16 and MR x 32 over NR-wide slivers; NULL: none */
+    bool           packs;                  /* large GEMMs take the packed path (else the direct loops) */
+    /* MR rows of A into a sliver, columns [0, kc): the first column it did not pack; NULL: none */
+    int64_t      (*pack_a_rows)(float *Ap, const float *src, int64_t sam, int64_t kc);
+    void         (*copy_run)(float *d, const float *r, int64_t s, int64_t n);
+    void         (*unary_chunk)(int op, float *y, const float *x, int64_t n, float p0, float p1);
+    void         (*binary_chunk)(int op, float *y, const float *a, const float *b, int64_t n);
+    void         (*pair_chunk)(int op, int op2, int swap, float *y, const float *a, const float *b, const float *c,
+                               int64_t n);
+    void         (*affine_row)(float *y, const float *x, int64_t n, double mean, double scale, double shift);
+    void         (*att_softmax_step)(const struct tt__att_job *j, int64_t n_slivers, int64_t cols, float *sc,
+                                     struct tt__att_bufs *b);
+    void         (*reduce_task)(void *arg, int64_t t, int thread);
+    void         (*softmax_task)(void *arg, int64_t t, int thread);
+    void         (*norm_task)(void *arg, int64_t t, int thread);
+    void         (*gemm_task)(void *arg, int64_t t, int thread);      /* the direct GEMM loops */
+    void         (*depthwise_plane)(const void *arg, int64_t plane);
+    void         (*pool_plane)(const void *arg, int64_t plane);
+} tt__kernels;
+
+static const tt__kernels *tt__kernels_for(tt__isa isa);   /* >>kernels */
+
+/* The table for a context: the best ISA the CPU has, capped by cap (a name, or NULL: no cap)
+   and by the TT_ISA environment variable (ignored when it names no ISA). NULL when cap is not
+   a name. */
+static const tt__kernels *tt__choose_kernels(const char *cap) {
+    int best = (int)tt__cpu_isa(), limit = cap ? tt__isa_of_name(cap) : best;
+#if !defined(TT_NO_STDIO)
+    int env = cap ? -1 : tt__isa_of_name(getenv("TT_ISA"));
+    if (env >= 0) limit = env;
+#endif
+    if (limit < 0) return NULL;
+    while (best > limit || !tt__kernels_for((tt__isa)best)) best--;   /* scalar is always there */
+    return tt__kernels_for((tt__isa)best);
+}
+
+TT_API const char *tt_ctx_isa(const tt_ctx *ctx) { return ctx ? tt__isa_names[ctx->kern->isa] : NULL; }
 
 /* ==========================================================================
  * >>dtype   f16/bf16 conversion, element loads and stores
@@ -3154,14 +3339,16 @@ TT__INLINE float tt__pow_scalarf(float x, float p) { return p == 2.0f ? x * x : 
    and fused programs both run it: one case per row of TT__UNARY_OPS. */
 #define TT__UNARY_CASE(X_, N, name, n_params, flags, expr) \
     case TT__OP_##N: TT__EACH(n, { const float x = xs[i]; y[i] = (expr); }); break;
-static void tt__unary_chunk(int op, float *TT__RESTRICT y, const float *TT__RESTRICT xs, int64_t n,
-                            float p0, float p1) {
+TT__INLINE void tt__unary_chunk_body(int op, float *TT__RESTRICT y, const float *TT__RESTRICT xs, int64_t n,
+                                     float p0, float p1) {
     switch (op) {
     default: break;
     TT__UNARY_OPS(TT__UNARY_CASE, _)
     }
 }
 #undef TT__UNARY_CASE
+TT__TWINS(, tt__unary_chunk, (int op, float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, float p0, float p1),
+          (op, y, x, n, p0, p1))
 
 TT__INLINE float tt__maxf(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b; }  /* NaN wins */
 TT__INLINE float tt__minf(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b; }
@@ -3170,14 +3357,16 @@ TT__INLINE float tt__minf(float a, float b) { return a != a ? a : b != b ? b : a
    row of TT__BINARY_OPS. */
 #define TT__BINARY_CASE(X_, N, name, flags, expr) \
     case TT__OP_##N: TT__EACH(n, { const float a = as[i]; const float b = bs[i]; y[i] = (expr); }); break;
-static void tt__binary_chunk(int op, float *TT__RESTRICT y, const float *TT__RESTRICT as,
-                             const float *TT__RESTRICT bs, int64_t n) {
+TT__INLINE void tt__binary_chunk_body(int op, float *TT__RESTRICT y, const float *TT__RESTRICT as,
+                                      const float *TT__RESTRICT bs, int64_t n) {
     switch (op) {
     default: break;
     TT__BINARY_OPS(TT__BINARY_CASE, _)
     }
 }
 #undef TT__BINARY_CASE
+TT__TWINS(, tt__binary_chunk, (int op, float *TT__RESTRICT y, const float *TT__RESTRICT a, const float *TT__RESTRICT b,
+                               int64_t n), (op, y, a, b, n))
 
 /* y = (a op b) op2 c, or c op2 (a op b) when swap; op and op2 are ADD, SUB or MUL, the ops
    flagged TT__F_PAIRABLE (a static check in >>dispatch pins the two lists together). The
@@ -3194,8 +3383,8 @@ static void tt__binary_chunk(int op, float *TT__RESTRICT y, const float *TT__RES
         }                                                                                       \
     } while (0)
 
-TT__NO_CONTRACT static void tt__pair_chunk(int op, int op2, int swap, float *TT__RESTRICT y, const float *TT__RESTRICT a,
-                                           const float *TT__RESTRICT b, const float *TT__RESTRICT c, int64_t n) {
+TT__INLINE void tt__pair_chunk_body(int op, int op2, int swap, float *TT__RESTRICT y, const float *TT__RESTRICT a,
+                                    const float *TT__RESTRICT b, const float *TT__RESTRICT c, int64_t n) {
     TT__NO_CONTRACT_BODY
     switch (op) {
     default: break;
@@ -3204,6 +3393,9 @@ TT__NO_CONTRACT static void tt__pair_chunk(int op, int op2, int swap, float *TT_
     case TT__OP_MUL: TT__PAIR_EACH(a[i] * b[i]); break;
     }
 }
+TT__TWINS(TT__NO_CONTRACT, tt__pair_chunk, (int op, int op2, int swap, float *TT__RESTRICT y, const float *TT__RESTRICT a,
+                                           const float *TT__RESTRICT b, const float *TT__RESTRICT c, int64_t n),
+          (op, op2, swap, y, a, b, c, n))
 
 /* Where a chunk's results go: straight into an f32 output, or into buf to be narrowed. */
 static float *tt__chunk_dst(tt_tensor *out, int64_t off, float *buf) {
@@ -3276,6 +3468,7 @@ typedef struct tt__ewise_job {
     tt_tensor       *out;
     int              op;
     float            p0, p1;
+    const tt__kernels *kt;
 } tt__ewise_job;
 
 static void tt__ewise_task(void *arg, int64_t t, int thread) {
@@ -3293,9 +3486,9 @@ static void tt__ewise_task(void *arg, int64_t t, int thread) {
             float *y = tt__chunk_dst(j->out, L.off[0] + k, ybuf);
             if (j->b) {
                 const float *bs = tt__gather((const float *)j->b->data + L.off[2] + k * L.inner[2], L.inner[2], n, bbuf);
-                tt__binary_chunk(j->op, y, as, bs, n);
+                j->kt->binary_chunk(j->op, y, as, bs, n);
             } else {
-                tt__unary_chunk(j->op, y, as, n, j->p0, j->p1);
+                j->kt->unary_chunk(j->op, y, as, n, j->p0, j->p1);
             }
             tt__store_chunk(j->out, L.off[0] + k, y, n);
         }
@@ -3312,7 +3505,7 @@ static bool tt__exec_unary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     offsets[0] = out->offset; offsets[1] = xf->offset;
     tt__loop_init(&j.L, out->ndim, out->shape, 2, strides, offsets);
     j.sp = tt__split_loop(&j.L);
-    j.a = xf; j.b = NULL; j.out = out; j.op = c->op; j.p0 = c->a.f[0]; j.p1 = c->a.f[1];
+    j.a = xf; j.b = NULL; j.out = out; j.op = c->op; j.p0 = c->a.f[0]; j.p1 = c->a.f[1]; j.kt = ctx->kern;
     tt__parallel_for(ctx, tt__ewise_task, &j, j.sp.tasks);
     return true;
 }
@@ -3340,7 +3533,7 @@ static bool tt__exec_binary(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     offsets[0] = out->offset; offsets[1] = af->offset; offsets[2] = bf->offset;
     tt__loop_init(&j.L, out->ndim, out->shape, 3, strides, offsets);
     j.sp = tt__split_loop(&j.L);
-    j.a = af; j.b = bf; j.out = out; j.op = c->op; j.p0 = j.p1 = 0;
+    j.a = af; j.b = bf; j.out = out; j.op = c->op; j.p0 = j.p1 = 0; j.kt = ctx->kern;
     tt__parallel_for(ctx, tt__ewise_task, &j, j.sp.tasks);
     return true;
 }
@@ -3535,14 +3728,14 @@ static tt_tensor *tt__rows_last(tt_ctx *ctx, const char *op, tt_tensor *x, int64
    in double (8 doubles per AVX-512 register). */
 #define TT__LANES 16
 
-static double tt__combine_lanes(double *s) {
+TT__INLINE double tt__combine_lanes(double *s) {
     int w, l;
     for (w = TT__LANES / 2; w > 0; w /= 2)
         for (l = 0; l < w; l++) s[l] += s[l + w];
     return s[0];
 }
 
-static double tt__sum_f64(const float *TT__RESTRICT x, int64_t n) {
+TT__INLINE double tt__sum_f64(const float *TT__RESTRICT x, int64_t n) {
     double s[TT__LANES] = {0};
     int64_t i = 0;
     int l;
@@ -3553,7 +3746,7 @@ static double tt__sum_f64(const float *TT__RESTRICT x, int64_t n) {
 }
 
 /* sum (x[i] - mean)^2, the numerator of the variance (two-pass: no cancellation). */
-static double tt__sum_sq_dev_f64(const float *TT__RESTRICT x, int64_t n, double mean) {
+TT__INLINE double tt__sum_sq_dev_f64(const float *TT__RESTRICT x, int64_t n, double mean) {
     double s[TT__LANES] = {0};
     int64_t i = 0;
     int l;
@@ -3564,7 +3757,7 @@ static double tt__sum_sq_dev_f64(const float *TT__RESTRICT x, int64_t n, double 
 }
 
 /* Largest (want_max) or smallest of n >= 1 values; NaN wins, as in PyTorch. */
-static float tt__extreme_f32(const float *TT__RESTRICT x, int64_t n, bool want_max) {
+TT__INLINE float tt__extreme_f32(const float *TT__RESTRICT x, int64_t n, bool want_max) {
     float m[TT__LANES];
     int64_t i = 0;
     int l;
@@ -3584,7 +3777,7 @@ static float tt__extreme_f32(const float *TT__RESTRICT x, int64_t n, bool want_m
 }
 
 /* Reduces one contiguous row of K values. */
-static double tt__reduce_row(int op, const float *x, int64_t K, int64_t correction) {
+TT__INLINE double tt__reduce_row(int op, const float *x, int64_t K, int64_t correction) {
     double acc, mean;
     int64_t i, best = 0;
     switch (op) {
@@ -3645,7 +3838,7 @@ static int64_t tt__row_tasks(tt__rows_job *j) {
     return (j->M + j->rows_per_task - 1) / j->rows_per_task;
 }
 
-static void tt__reduce_task(void *arg, int64_t t, int thread) {
+TT__INLINE void tt__reduce_task_body(void *arg, int64_t t, int thread) {
     const tt__rows_job *j = (const tt__rows_job *)arg;
     int64_t m, m1 = tt__min64(j->M, (t + 1) * j->rows_per_task);
     (void)thread;
@@ -3655,6 +3848,7 @@ static void tt__reduce_task(void *arg, int64_t t, int thread) {
         tt__store(j->out->data, j->out->dtype, j->out->offset + m, v);
     }
 }
+TT__TWINS(, tt__reduce_task, (void *arg, int64_t t, int thread), (arg, t, thread))
 
 static bool tt__exec_reduce(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt__rows_job j;
@@ -3666,7 +3860,7 @@ static bool tt__exec_reduce(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     j.M = out->numel;
     j.correction = c->a.i[2];
     j.op = c->op;
-    tt__parallel_for(ctx, tt__reduce_task, &j, tt__row_tasks(&j));
+    tt__parallel_for(ctx, ctx->kern->reduce_task, &j, tt__row_tasks(&j));
     return true;
 }
 
@@ -3720,7 +3914,7 @@ TT_API tt_tensor *tt_argmin(tt_ctx *ctx, tt_tensor *x, int axis, bool keepdim) {
 
 /* Softmax (or log-softmax) of one contiguous row, max subtracted first for stability:
    three vectorized passes (max; exp and its sum in double lanes; scale or shift). */
-static void tt__softmax_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t K, bool log_form) {
+TT__INLINE void tt__softmax_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t K, bool log_form) {
     float mx = tt__extreme_f32(x, K, true);
     double sum;
     TT__EACH(K, y[i] = tt__expf(x[i] - mx));
@@ -3745,12 +3939,13 @@ static bool tt__infer_softmax(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return true;
 }
 
-static void tt__softmax_task(void *arg, int64_t t, int thread) {
+TT__INLINE void tt__softmax_task_body(void *arg, int64_t t, int thread) {
     const tt__rows_job *j = (const tt__rows_job *)arg;
     int64_t m, m1 = tt__min64(j->M, (t + 1) * j->rows_per_task);
     (void)thread;
     for (m = t * j->rows_per_task; m < m1; m++) tt__softmax_row(j->y + m * j->K, j->x + m * j->K, j->K, j->op != 0);
 }
+TT__TWINS(, tt__softmax_task, (void *arg, int64_t t, int thread), (arg, t, thread))
 
 static bool tt__exec_softmax(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_tensor *x = c->in[0], *rows, *res, *out_view;
@@ -3774,7 +3969,7 @@ static bool tt__exec_softmax(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     j.K = K;
     j.correction = 0;
     j.op = log_form;
-    tt__parallel_for(ctx, tt__softmax_task, &j, tt__row_tasks(&j));
+    tt__parallel_for(ctx, ctx->kern->softmax_task, &j, tt__row_tasks(&j));
     if (res != out) tt__copy_into(out_view, res);
     return true;
 }
@@ -3813,13 +4008,13 @@ static const float *tt__param_data(tt_ctx *ctx, const char *op, tt_tensor *p, bo
 }
 
 /* Mean and 1/sqrt(var + eps) of n values (biased variance), in double. */
-static void tt__moments(const float *x, int64_t n, double eps, double *mean, double *inv_std) {
+TT__INLINE void tt__moments(const float *x, int64_t n, double eps, double *mean, double *inv_std) {
     *mean = tt__sum_f64(x, n) / (double)n;
     *inv_std = 1.0 / sqrt(tt__sum_sq_dev_f64(x, n, *mean) / (double)n + eps);
 }
 
 /* y = (x - mean) * scale (+ w * ... + b per element when given), in double, vectorized. */
-static void tt__normalize_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, double mean, double scale,
+TT__INLINE void tt__normalize_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, double mean, double scale,
                               const float *TT__RESTRICT w, const float *TT__RESTRICT b) {
     if (w && b)  TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale * (double)w[i] + (double)b[i]));
     else if (w)  TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale * (double)w[i]));
@@ -3828,9 +4023,12 @@ static void tt__normalize_row(float *TT__RESTRICT y, const float *TT__RESTRICT x
 }
 
 /* y = (x - mean) * scale + shift, in double, vectorized (batch and group norm, per channel). */
-static void tt__affine_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, double mean, double scale, double shift) {
+TT__INLINE void tt__affine_row_body(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, double mean, double scale,
+                                    double shift) {
     TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale + shift));
 }
+TT__TWINS(, tt__affine_row, (float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, double mean, double scale,
+                             double shift), (y, x, n, mean, scale, shift))
 
 /* Layer or RMS norm, rows split into tasks like the reductions. */
 typedef struct tt__norm_job {
@@ -3841,7 +4039,7 @@ typedef struct tt__norm_job {
     bool         rms;
 } tt__norm_job;
 
-static void tt__norm_task(void *arg, int64_t t, int thread) {
+TT__INLINE void tt__norm_task_body(void *arg, int64_t t, int thread) {
     const tt__norm_job *j = (const tt__norm_job *)arg;
     int64_t m, m1 = tt__min64(j->M, (t + 1) * j->rows_per_task);
     (void)thread;
@@ -3853,6 +4051,7 @@ static void tt__norm_task(void *arg, int64_t t, int thread) {
         tt__normalize_row(j->y + m * j->K, row, j->K, mean, inv, j->w, j->b);
     }
 }
+TT__TWINS(, tt__norm_task, (void *arg, int64_t t, int thread), (arg, t, thread))
 
 /* eps of a normalization: a finite number >= 0 (NaN or a negative eps makes every output
    NaN without a word). */
@@ -3896,7 +4095,7 @@ static bool tt__exec_row_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     j.eps = c->a.f[0];
     j.rms = c->op == TT__OP_RMS_NORM;
     j.rows_per_task = tt__max64(1, TT__TASK_ELEMS / j.K);
-    tt__parallel_for(ctx, tt__norm_task, &j, (j.M + j.rows_per_task - 1) / j.rows_per_task);
+    tt__parallel_for(ctx, ctx->kern->norm_task, &j, (j.M + j.rows_per_task - 1) / j.rows_per_task);
     return true;
 }
 
@@ -3960,7 +4159,7 @@ static bool tt__exec_batch_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) 
         for (ch = 0; ch < C; ch++) {
             double inv = 1.0 / sqrt((double)va[ch] + c->a.f[0]), m = mu[ch];
             double scale = w ? inv * w[ch] : inv, shift = b ? b[ch] : 0.0;
-            tt__affine_row((float *)tt__ptr(out) + (n * C + ch) * S, xd + (n * C + ch) * S, S, m, scale, shift);
+            ctx->kern->affine_row((float *)tt__ptr(out) + (n * C + ch) * S, xd + (n * C + ch) * S, S, m, scale, shift);
         }
     }
     return true;
@@ -4012,7 +4211,7 @@ static bool tt__exec_group_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) 
             for (ch = 0; ch < cg; ch++) {
                 int64_t k = g * cg + ch;
                 double scale = w ? inv * w[k] : inv, shift = b ? b[k] : 0.0;
-                tt__affine_row(yd + base + ch * S, xd + base + ch * S, S, mean, scale, shift);
+                ctx->kern->affine_row(yd + base + ch * S, xd + base + ch * S, S, mean, scale, shift);
             }
         }
     }
@@ -4041,7 +4240,7 @@ TT_API tt_tensor *tt_group_norm(tt_ctx *ctx, tt_tensor *x, int groups, tt_tensor
    enough independent accumulators (4 AVX registers) to hide the add latency, so a long
    dot product runs at the speed memory delivers b. */
 #define TT__DOT_LANES 32
-static float tt__dot(const float *TT__RESTRICT a, const float *TT__RESTRICT b, int64_t n) {
+TT__INLINE float tt__dot(const float *TT__RESTRICT a, const float *TT__RESTRICT b, int64_t n) {
     float s[TT__DOT_LANES] = {0};
     int64_t i = 0;
     int l, w;
@@ -4056,7 +4255,7 @@ static float tt__dot(const float *TT__RESTRICT a, const float *TT__RESTRICT b, i
 /* Four dot products of a with b0..b3, each summed exactly as tt__dot sums it (so results are
    bitwise the same): a batch-1 linear layer streams its weight matrix, and four rows read
    side by side keep more of memory's bandwidth busy than one (AlexNet's fc6: 12-14 -> 8 ms). */
-static void tt__dot4(const float *TT__RESTRICT a, const float *TT__RESTRICT b0, const float *TT__RESTRICT b1,
+TT__INLINE void tt__dot4(const float *TT__RESTRICT a, const float *TT__RESTRICT b0, const float *TT__RESTRICT b1,
                      const float *TT__RESTRICT b2, const float *TT__RESTRICT b3, int64_t n, float *out) {
     float s0[TT__DOT_LANES] = {0}, s1[TT__DOT_LANES] = {0}, s2[TT__DOT_LANES] = {0}, s3[TT__DOT_LANES] = {0};
     int64_t i = 0;
@@ -4076,7 +4275,7 @@ static void tt__dot4(const float *TT__RESTRICT a, const float *TT__RESTRICT b0, 
 }
 
 /* c[j] += a * b[j]: the inner loop of the row-times-matrix GEMM. */
-static void tt__axpy(float *TT__RESTRICT c, const float *TT__RESTRICT b, float a, int64_t n) {
+TT__INLINE void tt__axpy(float *TT__RESTRICT c, const float *TT__RESTRICT b, float a, int64_t n) {
     TT__EACH(n, c[i] += a * b[i]);
 }
 
@@ -4135,7 +4334,7 @@ typedef struct tt__gemm_job {
     const tt__epilogue *ep;
 } tt__gemm_job;
 
-static void tt__gemm_task(void *arg, int64_t t, int thread) {
+TT__INLINE void tt__gemm_task_body(void *arg, int64_t t, int thread) {
     const tt__gemm_job *g = (const tt__gemm_job *)arg;
     int64_t i0 = (t / g->n_col_tiles) * TT__GEMM_MB, i1 = tt__min64(g->M, i0 + TT__GEMM_MB);
     int64_t j0 = (t % g->n_col_tiles) * TT__GEMM_NB, j1 = tt__min64(g->N, j0 + TT__GEMM_NB);
@@ -4160,46 +4359,36 @@ static void tt__gemm_task(void *arg, int64_t t, int thread) {
     }
     tt__epilogue_block(g->ep, g->C + i0 * g->N + j0, g->N, i0, j0, i1 - i0, j1 - j0);
 }
+TT__TWINS(, tt__gemm_task, (void *arg, int64_t t, int thread), (arg, t, thread))
 
 /* ---- packed, cache-blocked SGEMM ----------------------------------------------------
    For large products: B is packed in KC x NR slivers (a sliver stays in L1), A in MC x KC
    blocks of MR-row slivers (a block stays in L2), and a register-tiled MR x NR micro-kernel
    multiplies one A sliver by one B sliver. KC, MC, NC come from the cache sizes the system
-   reports. The micro-kernel has AVX-512, AVX2+FMA and NEON (aarch64) versions under #if,
-   and a plain C twin (what other builds use; the tests compare them). Every C element is summed
-   over k in the same order whichever thread runs its block: results do not depend on the
-   thread count (they do depend on KC, i.e. on the machine's cache sizes). */
-#if TT__SIMD_AVX512
-#include <immintrin.h>
-#define TT__MR 8
-#define TT__NR 48
-#elif TT__SIMD_AVX2
-#include <immintrin.h>
-#define TT__MR 6
-#define TT__NR 16
-#else
-#define TT__MR 6
-#define TT__NR 16
-#endif
+   reports. The tile is the kernel table's (>>isa): 8 x 48 for AVX-512, 6 x 16 for AVX2+FMA,
+   NEON and the plain C twin (the tests compare them). Every C element is summed over k in
+   the same order whichever thread runs its block: results do not depend on the thread
+   count (they do depend on KC, i.e. on the machine's cache sizes, and on the ISA). */
+#define TT__MR_MAX 8                   /* the largest tile of any table: for buffers on the stack */
+#define TT__NR_MAX 48
 
-/* A micro-kernel: the MR x NR tile of C at C (rows ldc apart) = (accumulate ? C : 0) + the A
-   sliver (kc x MR, k-major) times the B sliver (kc x NR, k-major). */
-typedef void (*tt__ukernel_fn)(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate);
-
-/* The plain C twin. */
-static TT__MAYBE_UNUSED void tt__ukernel_ref(int64_t kc, const float *TT__RESTRICT A, const float *TT__RESTRICT B,
-                                           float *TT__RESTRICT C, int64_t ldc, int accumulate) {
-    float acc[TT__MR * TT__NR];
+/* The plain C twin, 6 x 16. */
+#define TT__MR_REF 6
+#define TT__NR_REF 16
+static void tt__ukernel_ref(int64_t kc, const float *TT__RESTRICT A, const float *TT__RESTRICT B,
+                            float *TT__RESTRICT C, int64_t ldc, int accumulate) {
+    float acc[TT__MR_REF * TT__NR_REF];
     int64_t k;
     int i, j;
-    for (i = 0; i < TT__MR * TT__NR; i++) acc[i] = 0.0f;
+    for (i = 0; i < TT__MR_REF * TT__NR_REF; i++) acc[i] = 0.0f;
     for (k = 0; k < kc; k++)
-        for (i = 0; i < TT__MR; i++) {
-            float a = A[k * TT__MR + i];
-            for (j = 0; j < TT__NR; j++) acc[i * TT__NR + j] += a * B[k * TT__NR + j];
+        for (i = 0; i < TT__MR_REF; i++) {
+            float a = A[k * TT__MR_REF + i];
+            for (j = 0; j < TT__NR_REF; j++) acc[i * TT__NR_REF + j] += a * B[k * TT__NR_REF + j];
         }
-    for (i = 0; i < TT__MR; i++)
-        for (j = 0; j < TT__NR; j++) C[i * ldc + j] = accumulate ? C[i * ldc + j] + acc[i * TT__NR + j] : acc[i * TT__NR + j];
+    for (i = 0; i < TT__MR_REF; i++)
+        for (j = 0; j < TT__NR_REF; j++)
+            C[i * ldc + j] = accumulate ? C[i * ldc + j] + acc[i * TT__NR_REF + j] : acc[i * TT__NR_REF + j];
 }
 
 #if TT__SIMD_AVX512
@@ -4218,7 +4407,7 @@ static TT__MAYBE_UNUSED void tt__ukernel_ref(int64_t kc, const float *TT__RESTRI
     _mm512_storeu_ps(C + i * ldc, c##i##0); _mm512_storeu_ps(C + i * ldc + 16, c##i##1);         \
     _mm512_storeu_ps(C + i * ldc + 32, c##i##2)
 
-static void tt__ukernel_avx512(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
+TT__TARGET_AVX512 static void tt__ukernel_avx512(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
     __m512 c00 = _mm512_setzero_ps(), c01 = c00, c02 = c00, c10 = c00, c11 = c00, c12 = c00;
     __m512 c20 = c00, c21 = c00, c22 = c00, c30 = c00, c31 = c00, c32 = c00;
     __m512 c40 = c00, c41 = c00, c42 = c00, c50 = c00, c51 = c00, c52 = c00;
@@ -4248,8 +4437,8 @@ static void tt__ukernel_avx512(int64_t kc, const float *A, const float *B, float
     _mm512_storeu_ps(C + i * ldc, c##i##0);                                                      \
     if (two) _mm512_storeu_ps(C + i * ldc + 16, c##i##1)
 
-TT__INLINE void tt__ukernel_simd_narrow(int64_t kc, const float *A, const float *B, float *C, int64_t ldc,
-                                   int accumulate, const int two) {
+TT__TARGET_AVX512 TT__INLINE void tt__ukernel_avx512_narrow(int64_t kc, const float *A, const float *B, float *C,
+                                                            int64_t ldc, int accumulate, const int two) {
     __m512 c00 = _mm512_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00, c30 = c00, c31 = c00;
     __m512 c40 = c00, c41 = c00, c50 = c00, c51 = c00, c60 = c00, c61 = c00, c70 = c00, c71 = c00;
     int64_t k;
@@ -4261,19 +4450,21 @@ TT__INLINE void tt__ukernel_simd_narrow(int64_t kc, const float *A, const float 
     TT__STORE512N(0); TT__STORE512N(1); TT__STORE512N(2); TT__STORE512N(3);
     TT__STORE512N(4); TT__STORE512N(5); TT__STORE512N(6); TT__STORE512N(7);
 }
-static void tt__ukernel_avx512_16(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
-    tt__ukernel_simd_narrow(kc, A, B, C, ldc, accumulate, 0);
+TT__TARGET_AVX512 static void tt__ukernel_avx512_16(int64_t kc, const float *A, const float *B, float *C, int64_t ldc,
+                                                    int accumulate) {
+    tt__ukernel_avx512_narrow(kc, A, B, C, ldc, accumulate, 0);
 }
-static void tt__ukernel_simd32(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
-    tt__ukernel_simd_narrow(kc, A, B, C, ldc, accumulate, 1);
+TT__TARGET_AVX512 static void tt__ukernel_avx512_32(int64_t kc, const float *A, const float *B, float *C, int64_t ldc,
+                                                    int accumulate) {
+    tt__ukernel_avx512_narrow(kc, A, B, C, ldc, accumulate, 1);
 }
 #undef TT__ROW512N
 #undef TT__STORE512N
 #undef TT__ROW512
 #undef TT__STORE512
-#define TT__UKERNEL tt__ukernel_avx512
-#define TT__UKERNEL_NARROW 1
-#elif TT__SIMD_AVX2
+#endif
+
+#if TT__SIMD_AVX2
 /* 6 rows x 2 vectors of 8 = 12 ymm accumulators. */
 #define TT__ROW256(i)                                                                  \
     a = _mm256_broadcast_ss(A + i);                                                    \
@@ -4285,7 +4476,7 @@ static void tt__ukernel_simd32(int64_t kc, const float *A, const float *B, float
     }                                                                                            \
     _mm256_storeu_ps(C + i * ldc, c##i##0); _mm256_storeu_ps(C + i * ldc + 8, c##i##1)
 
-static void tt__ukernel_avx2(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
+TT__TARGET_AVX2 static void tt__ukernel_avx2(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
     __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
     __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
     int64_t k;
@@ -4298,9 +4489,9 @@ static void tt__ukernel_avx2(int64_t kc, const float *A, const float *B, float *
 }
 #undef TT__ROW256
 #undef TT__STORE256
-#define TT__UKERNEL tt__ukernel_avx2
-#elif TT__SIMD_NEON
-#include <arm_neon.h>
+#endif
+
+#if TT__SIMD_NEON
 /* 6 rows x 4 vectors of 4 = 24 q-register accumulators; per k: 4 loads of B, the 6 values
    of A in two registers, 24 fused multiply-adds by lane (no broadcasts). */
 #define TT__ROWNEON(i, FMA, a, lane)                                                   \
@@ -4336,9 +4527,7 @@ static void tt__ukernel_neon(int64_t kc, const float *A, const float *B, float *
 }
 #undef TT__ROWNEON
 #undef TT__STORENEON
-#define TT__UKERNEL tt__ukernel_neon
-typedef char tt__check_neon_tile[TT__MR == 6 && TT__NR == 16 ? 1 : -1];   /* the tile it computes */
-#endif                                   /* without SIMD, tt__gemm keeps its direct loops (faster there) */
+#endif
 
 /* Block sizes from the caches (KC: a B sliver in 2/3 of L1, the rest for A and C; MC: an A
    block in half of L2). */
@@ -4355,29 +4544,30 @@ static TT__MAYBE_UNUSED void tt__cache_sizes(long *l1, long *l2) {
 #endif
 }
 
-static TT__MAYBE_UNUSED tt__gemm_blocks tt__gemm_blocking(void) {
+static tt__gemm_blocks tt__gemm_blocking(const tt__kernels *kt) {
     tt__gemm_blocks b;
     long l1, l2;
     tt__cache_sizes(&l1, &l2);
-    b.kc = tt__min64(512, tt__max64(64, (int64_t)(l1 * 2 / 3) / (TT__NR * 4))) / 8 * 8;
-    b.mc = tt__min64(384, tt__max64(TT__MR, (int64_t)(l2 / 2) / (b.kc * 4))) / TT__MR * TT__MR;
-    b.nc = 4096 / TT__NR * TT__NR;
+    b.kc = tt__min64(512, tt__max64(64, (int64_t)(l1 * 2 / 3) / (kt->nr * 4))) / 8 * 8;
+    b.mc = tt__min64(384, tt__max64(kt->mr, (int64_t)(l2 / 2) / (b.kc * 4))) / kt->mr * kt->mr;
+    b.nc = 4096 / kt->nr * kt->nr;
     return b;
 }
 
-/* MR rows of A (row r at src + r*sam, contiguous along k), columns k0..kc-1, into one
+/* mr rows of A (row r at src + r*sam, contiguous along k), columns k0..kc-1, into one
    sliver, k-major: the plain-C twin. */
-static TT__MAYBE_UNUSED void tt__pack_a_rows_ref(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam,
-                                                 int64_t k0, int64_t kc) {
-    int64_t k, r;
+static void tt__pack_a_rows_ref(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam, int mr,
+                                int64_t k0, int64_t kc) {
+    int64_t k;
+    int r;
     for (k = k0; k < kc; k++)
-        for (r = 0; r < TT__MR; r++) Ap[k * TT__MR + r] = src[r * sam + k];
+        for (r = 0; r < mr; r++) Ap[k * mr + r] = src[r * sam + k];
 }
 
-#if TT__SIMD_AVX512 && TT__MR == 8
-/* The same for the columns in whole blocks of 8: 8 rows x 8 k transposed in registers.
-   Returns the first column it did not pack. */
-static int64_t tt__pack_a_rows_avx512(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam, int64_t kc) {
+#if TT__SIMD_AVX512
+/* The same for 8 rows, the columns in whole blocks of 8: 8 rows x 8 k transposed in
+   registers. Returns the first column it did not pack. */
+TT__TARGET_AVX512 static int64_t tt__pack_a_rows_avx512(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam, int64_t kc) {
     int64_t k = 0;
     for (; k + 8 <= kc; k += 8) {
         const float *p = src + k;
@@ -4408,74 +4598,73 @@ static int64_t tt__pack_a_rows_avx512(float *TT__RESTRICT Ap, const float *TT__R
 
 /* MR rows of A into one sliver, k-major: the rows are read side by side and the sliver
    written in order (a row at a time would write with a stride of MR floats). */
-static TT__MAYBE_UNUSED void tt__pack_a_rows(float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam, int64_t kc) {
-    int64_t k = 0;
-#if TT__SIMD_AVX512 && TT__MR == 8
-    k = tt__pack_a_rows_avx512(Ap, src, sam, kc);
-#endif
-    tt__pack_a_rows_ref(Ap, src, sam, k, kc);
+static void tt__pack_a_rows(const tt__kernels *kt, float *TT__RESTRICT Ap, const float *TT__RESTRICT src, int64_t sam,
+                            int64_t kc) {
+    int64_t k = kt->pack_a_rows ? kt->pack_a_rows(Ap, src, sam, kc) : 0;
+    tt__pack_a_rows_ref(Ap, src, sam, kt->mr, k, kc);
 }
 
 /* A(i,k) for rows i0.. (mc of them) and k in p0.. (kc): MR-row slivers, k-major, zeros past
    the last row. Each row is read along k; the next sliver's rows are prefetched, because
    a row's kc floats are too short a run for the hardware prefetcher to notice. */
-static TT__MAYBE_UNUSED void tt__pack_a(float *TT__RESTRICT Ap, const float *TT__RESTRICT A, int64_t sam, int64_t sak, int64_t i0,
-                                        int64_t mc, int64_t M, int64_t p0, int64_t kc) {
+static void tt__pack_a(const tt__kernels *kt, float *TT__RESTRICT Ap, const float *TT__RESTRICT A, int64_t sam, int64_t sak,
+                       int64_t i0, int64_t mc, int64_t M, int64_t p0, int64_t kc) {
+    const int64_t mr = kt->mr;
     int64_t s, k, r, l;
-    for (s = 0; s < mc; s += TT__MR, Ap += TT__MR * kc) {
-        int64_t rows = tt__min64(TT__MR, tt__min64(mc - s, M - i0 - s));
-        int64_t next = tt__min64(TT__MR, tt__min64(mc - s - TT__MR, M - i0 - s - TT__MR));
-        if (sam == 1 && rows == TT__MR) {              /* the rows are neighbours: MR floats in a run per k */
+    for (s = 0; s < mc; s += mr, Ap += mr * kc) {
+        int64_t rows = tt__min64(mr, tt__min64(mc - s, M - i0 - s));
+        int64_t next = tt__min64(mr, tt__min64(mc - s - mr, M - i0 - s - mr));
+        if (sam == 1 && rows == mr) {                  /* the rows are neighbours: MR floats in a run per k */
             const float *src = A + i0 + s + p0 * sak;
             for (k = 0; k < kc; k++)
-                for (r = 0; r < TT__MR; r++) Ap[k * TT__MR + r] = src[k * sak + r];
+                for (r = 0; r < mr; r++) Ap[k * mr + r] = src[k * sak + r];
             continue;
         }
         for (r = 0; r < next && sak == 1; r++)
-            for (l = 0; l < kc; l += 16) TT__PREFETCH(A + (i0 + s + TT__MR + r) * sam + p0 + l);
-        if (sak == 1 && rows == TT__MR) {              /* a full sliver of rows: read them side by side */
+            for (l = 0; l < kc; l += 16) TT__PREFETCH(A + (i0 + s + mr + r) * sam + p0 + l);
+        if (sak == 1 && rows == mr) {                  /* a full sliver of rows: read them side by side */
             const float *src = A + (i0 + s) * sam + p0;
-            tt__pack_a_rows(Ap, src, sam, kc);
+            tt__pack_a_rows(kt, Ap, src, sam, kc);
             continue;
         }
         for (r = 0; r < rows; r++) {
             const float *src = A + (i0 + s + r) * sam + p0 * sak;
-            if (sak == 1) for (k = 0; k < kc; k++) Ap[k * TT__MR + r] = src[k];
-            else          for (k = 0; k < kc; k++) Ap[k * TT__MR + r] = src[k * sak];
+            if (sak == 1) for (k = 0; k < kc; k++) Ap[k * mr + r] = src[k];
+            else          for (k = 0; k < kc; k++) Ap[k * mr + r] = src[k * sak];
         }
-        for (; r < TT__MR; r++)
-            for (k = 0; k < kc; k++) Ap[k * TT__MR + r] = 0.0f;
+        for (; r < mr; r++)
+            for (k = 0; k < kc; k++) Ap[k * mr + r] = 0.0f;
     }
 }
 
-/* Rows k0..k1 of the B panel (k in p0.., columns j0.. (nc of them)) into NR-column slivers,
+/* Rows k0..k1 of the B panel (k in p0.., columns j0.. (nc of them)) into nr-column slivers,
    k-major, zeros past the last column. Each row of B is read from left to right. */
-static TT__MAYBE_UNUSED void tt__pack_b(float *TT__RESTRICT Bp, const float *TT__RESTRICT B, int64_t sbk, int64_t sbn, int64_t p0,
-                                        int64_t kc, int64_t k0, int64_t k1, int64_t j0, int64_t nc) {
+static void tt__pack_b(int64_t nr, float *TT__RESTRICT Bp, const float *TT__RESTRICT B, int64_t sbk, int64_t sbn,
+                       int64_t p0, int64_t kc, int64_t k0, int64_t k1, int64_t j0, int64_t nc) {
     int64_t s, k, c;
     for (k = k0; k < k1; k++)
-        for (s = 0; s < nc; s += TT__NR) {
-            int64_t cols = tt__min64(TT__NR, nc - s);
+        for (s = 0; s < nc; s += nr) {
+            int64_t cols = tt__min64(nr, nc - s);
             const float *src = B + (p0 + k) * sbk + (j0 + s) * sbn;
-            float *dst = Bp + s * kc + k * TT__NR;
+            float *dst = Bp + s * kc + k * nr;
             if (sbn == 1) memcpy(dst, src, sizeof(float) * (size_t)cols);
             else for (c = 0; c < cols; c++) dst[c] = src[c * sbn];
-            for (c = cols; c < TT__NR; c++) dst[c] = 0.0f;
+            for (c = cols; c < nr; c++) dst[c] = 0.0f;
         }
 }
 
 /* The same for a B whose columns are contiguous (sbk == 1: the weight of a linear layer,
-   [out,in], read as its transpose): one NR-column sliver s, each column read down k. */
-static TT__MAYBE_UNUSED void tt__pack_b_cols(float *TT__RESTRICT Bp, const float *TT__RESTRICT B, int64_t sbn, int64_t p0,
-                                             int64_t kc, int64_t j0, int64_t nc, int64_t s) {
-    int64_t k, c, cols = tt__min64(TT__NR, nc - s);
+   [out,in], read as its transpose): one nr-column sliver s, each column read down k. */
+static void tt__pack_b_cols(int64_t nr, float *TT__RESTRICT Bp, const float *TT__RESTRICT B, int64_t sbn, int64_t p0,
+                            int64_t kc, int64_t j0, int64_t nc, int64_t s) {
+    int64_t k, c, cols = tt__min64(nr, nc - s);
     float *dst = Bp + s * kc;
     for (c = 0; c < cols; c++) {
         const float *src = B + (j0 + s + c) * sbn + p0;
-        for (k = 0; k < kc; k++) dst[k * TT__NR + c] = src[k];
+        for (k = 0; k < kc; k++) dst[k * nr + c] = src[k];
     }
-    for (; c < TT__NR; c++)
-        for (k = 0; k < kc; k++) dst[k * TT__NR + c] = 0.0f;
+    for (; c < nr; c++)
+        for (k = 0; k < kc; k++) dst[k * nr + c] = 0.0f;
 }
 
 /* ---- implicit im2col: a convolution's B packed straight from its images. Its GEMM
@@ -4502,9 +4691,19 @@ static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64
    into a memcpy call, which costs as much as copying the 1-48 floats of a short run: with
    AVX-512 a contiguous run is copied by 16-float loads and stores, the last one masked
    (masked-off lanes are neither read nor written); tt__copy_run_ref is the plain-C twin. */
+static void tt__copy_run_ref(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
+    int64_t q;
+    if (s == 1) TT__EACH(n, d[i] = r[i]);
+    else for (q = 0; q < n; q++) d[q] = r[q * s];
+}
+
 #if TT__SIMD_AVX512
-static void tt__copy_run_avx512(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t n) {
+TT__TARGET_AVX512 static void tt__copy_run_avx512(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
     int64_t q = 0;
+    if (s != 1) {
+        tt__copy_run_ref(d, r, s, n);
+        return;
+    }
     for (; q + 16 <= n; q += 16) _mm512_storeu_ps(d + q, _mm512_loadu_ps(r + q));
     if (q < n) {
         __mmask16 m = (__mmask16)((1u << (unsigned)(n - q)) - 1u);
@@ -4513,38 +4712,21 @@ static void tt__copy_run_avx512(float *TT__RESTRICT d, const float *TT__RESTRICT
 }
 #endif
 
-/* The plain-C twin. */
-static void tt__copy_run_ref(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
-    int64_t q;
-    if (s == 1) TT__EACH(n, d[i] = r[i]);
-    else for (q = 0; q < n; q++) d[q] = r[q * s];
-}
-
-static void tt__copy_run(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
-#if TT__SIMD_AVX512
-    if (s == 1) {
-        tt__copy_run_avx512(d, r, n);
-        return;
-    }
-#endif
-    tt__copy_run_ref(d, r, s, n);
-}
-
-/* n <= TT__NR entries of the column matrix's row for tap (c, kh, kw), from output pixel
-   (img, oh, ow) on, into a sliver row dst of TT__NR floats: zeros everywhere first (one
+/* n <= NR entries of the column matrix's row for tap (c, kh, kw), from output pixel
+   (img, oh, ow) on, into a sliver row dst of NR floats: zeros everywhere first (one
    fixed-size fill, where a zero loop per padding run cost a memset call), then, one output
    row at a time, one (strided) copy of the input row where the window lies on the image. */
-static TT__MAYBE_UNUSED void tt__im2col_run(const tt__im2col_src *s, int64_t c, int64_t kh, int64_t kw, int64_t img, int64_t oh,
-                                            int64_t ow, int64_t n, float *TT__RESTRICT dst) {
+static void tt__im2col_run(const tt__kernels *kt, const tt__im2col_src *s, int64_t c, int64_t kh, int64_t kw, int64_t img,
+                           int64_t oh, int64_t ow, int64_t n, float *TT__RESTRICT dst) {
     int64_t off = kw * s->dw, lo, hi, q;
-    for (q = 0; q < TT__NR; q++) dst[q] = 0.0f;
+    for (q = 0; q < kt->nr; q++) dst[q] = 0.0f;
     tt__window_cols(s->W, s->OW, s->sw, s->pw, off, &lo, &hi);
     while (n > 0) {
         int64_t len = tt__min64(n, s->OW - ow), end = ow + len, ih = oh * s->sh - s->ph + kh * s->dh;
         if (ih >= 0 && ih < s->H) {
             int64_t a = tt__min64(tt__max64(lo, ow), end), b = tt__max64(tt__min64(hi, end), a);
             const float *row = s->x + ((img * s->C + c) * s->H + ih) * s->W;
-            if (b > a) tt__copy_run(dst + (a - ow), row + a * s->sw + off - s->pw, s->sw, b - a);
+            if (b > a) kt->copy_run(dst + (a - ow), row + a * s->sw + off - s->pw, s->sw, b - a);
         }
         dst += len;
         n -= len;
@@ -4556,15 +4738,15 @@ static TT__MAYBE_UNUSED void tt__im2col_run(const tt__im2col_src *s, int64_t c, 
 /* Rows k0..k1 of the B panel (rows p0.., columns j0.., nc of them) as tt__pack_b packs them,
    from the images: sliver by sliver, its first output pixel worked out once and the taps
    (c, kh, kw) stepped row by row (no division per entry). */
-static TT__MAYBE_UNUSED void tt__pack_b_im2col(float *TT__RESTRICT Bp, const tt__im2col_src *src, int64_t p0, int64_t kc,
-                                               int64_t k0, int64_t k1, int64_t j0, int64_t nc) {
-    int64_t s, k, hw = src->OH * src->OW, kk = p0 + k0;
+static void tt__pack_b_im2col(const tt__kernels *kt, float *TT__RESTRICT Bp, const tt__im2col_src *src, int64_t p0,
+                              int64_t kc, int64_t k0, int64_t k1, int64_t j0, int64_t nc) {
+    int64_t s, k, hw = src->OH * src->OW, kk = p0 + k0, nr = kt->nr;
     int64_t c0 = kk / (src->KH * src->KW), kh0 = kk / src->KW % src->KH, kw0 = kk % src->KW;
-    for (s = 0; s < nc; s += TT__NR) {
-        int64_t cols = tt__min64(TT__NR, nc - s), col = j0 + s;
+    for (s = 0; s < nc; s += nr) {
+        int64_t cols = tt__min64(nr, nc - s), col = j0 + s;
         int64_t img = col / hw, oh = col % hw / src->OW, ow = col % src->OW, c = c0, kh = kh0, kw = kw0;
         for (k = k0; k < k1; k++) {
-            tt__im2col_run(src, c, kh, kw, img, oh, ow, cols, Bp + s * kc + k * TT__NR);   /* zeros past cols */
+            tt__im2col_run(kt, src, c, kh, kw, img, oh, ow, cols, Bp + s * kc + k * nr);   /* zeros past cols */
             if (++kw == src->KW) { kw = 0; if (++kh == src->KH) { kh = 0; c++; } }
         }
     }
@@ -4574,35 +4756,38 @@ static TT__MAYBE_UNUSED void tt__pack_b_im2col(float *TT__RESTRICT Bp, const tt_
    columns are contiguous; rows from the images when B is a convolution's column matrix. */
 #define TT__PACK_ROWS 8
 typedef struct tt__packb_job {
+    const tt__kernels *kt;
     float *Bp;
     const float *B;
     const tt__im2col_src *im;          /* not NULL: B is this column matrix (B, sbk, sbn unused) */
     int64_t sbk, sbn, p0, kc, j0, nc;
 } tt__packb_job;
 
-static TT__MAYBE_UNUSED bool tt__packb_by_cols(const tt__packb_job *j) { return !j->im && j->sbk == 1 && j->sbn != 1; }
+static bool tt__packb_by_cols(const tt__packb_job *j) { return !j->im && j->sbk == 1 && j->sbn != 1; }
 
 /* Packing from images is cut by columns too, TT__PACK_SLIVERS slivers a task: a convolution
    with few input channels has few rows (27 for 3 channels and 3x3), too few tasks to share. */
 #define TT__PACK_SLIVERS 16
-static TT__MAYBE_UNUSED int64_t tt__packb_col_tasks(const tt__packb_job *j) {
-    return j->im ? (j->nc + TT__NR * TT__PACK_SLIVERS - 1) / (TT__NR * TT__PACK_SLIVERS) : 1;
+static int64_t tt__packb_col_tasks(const tt__packb_job *j) {
+    int64_t per_task = j->kt->nr * TT__PACK_SLIVERS;
+    return j->im ? (j->nc + per_task - 1) / per_task : 1;
 }
 
-static TT__MAYBE_UNUSED int64_t tt__packb_tasks(const tt__packb_job *j) {
-    return tt__packb_by_cols(j) ? (j->nc + TT__NR - 1) / TT__NR
+static int64_t tt__packb_tasks(const tt__packb_job *j) {
+    return tt__packb_by_cols(j) ? (j->nc + j->kt->nr - 1) / j->kt->nr
                                 : (j->kc + TT__PACK_ROWS - 1) / TT__PACK_ROWS * tt__packb_col_tasks(j);
 }
 
-static TT__MAYBE_UNUSED void tt__packb_task(void *arg, int64_t t, int thread) {
+static void tt__packb_task(void *arg, int64_t t, int thread) {
     const tt__packb_job *j = (const tt__packb_job *)arg;
     int64_t ct = tt__packb_col_tasks(j), k0 = t / ct * TT__PACK_ROWS, k1 = tt__min64(j->kc, k0 + TT__PACK_ROWS);
+    int64_t nr = j->kt->nr;
     (void)thread;
     if (j->im) {
-        int64_t s0 = t % ct * TT__NR * TT__PACK_SLIVERS, cols = tt__min64(j->nc - s0, TT__NR * TT__PACK_SLIVERS);
-        tt__pack_b_im2col(j->Bp + s0 * j->kc, j->im, j->p0, j->kc, k0, k1, j->j0 + s0, cols);
-    } else if (tt__packb_by_cols(j)) tt__pack_b_cols(j->Bp, j->B, j->sbn, j->p0, j->kc, j->j0, j->nc, t * TT__NR);
-    else tt__pack_b(j->Bp, j->B, j->sbk, j->sbn, j->p0, j->kc, k0, k1, j->j0, j->nc);
+        int64_t s0 = t % ct * nr * TT__PACK_SLIVERS, cols = tt__min64(j->nc - s0, nr * TT__PACK_SLIVERS);
+        tt__pack_b_im2col(j->kt, j->Bp + s0 * j->kc, j->im, j->p0, j->kc, k0, k1, j->j0 + s0, cols);
+    } else if (tt__packb_by_cols(j)) tt__pack_b_cols(nr, j->Bp, j->B, j->sbn, j->p0, j->kc, j->j0, j->nc, t * nr);
+    else tt__pack_b(nr, j->Bp, j->B, j->sbk, j->sbn, j->p0, j->kc, k0, k1, j->j0, j->nc);
 }
 
 typedef struct tt__sgemm_job {
@@ -4611,40 +4796,36 @@ typedef struct tt__sgemm_job {
     int64_t         M, N, sam, sak, i_step, j0, nc, p0, kc, mc_buf;
     int64_t         ldc, seg, seg_stride;  /* C(i,j) = C[i*ldc + (j/seg)*seg_stride + j%seg] */
     bool            first_k, last_k;   /* C = product (first k block) or C += product; last: epilogue */
-    tt__ukernel_fn  ukernel;
+    const tt__kernels  *kt;
     const tt__epilogue *ep;
 } tt__sgemm_job;
 
 /* Where C(i, jcol) is: C's columns come in segments of seg columns (one per image when a
    convolution's GEMM writes its output [N,O,OH*OW] directly), rows ldc apart. */
-static TT__MAYBE_UNUSED float *tt__sgemm_c_at(const tt__sgemm_job *j, int64_t i, int64_t jcol) {
+static float *tt__sgemm_c_at(const tt__sgemm_job *j, int64_t i, int64_t jcol) {
     return j->C + i * j->ldc + (jcol / j->seg) * j->seg_stride + jcol % j->seg;
 }
 
-/* The kernel for a tile of `cols` columns: the job's, or with the SIMD kernel a narrow twin
-   when cols fits in 16 or 32 (no work on the padding of the last sliver). */
-static TT__MAYBE_UNUSED tt__ukernel_fn tt__sgemm_kernel_for(const tt__sgemm_job *j, int64_t cols) {
-#ifdef TT__UKERNEL_NARROW
-    if (j->ukernel == TT__UKERNEL && cols <= 16) return tt__ukernel_avx512_16;
-    if (j->ukernel == TT__UKERNEL && cols <= 32) return tt__ukernel_simd32;
-#else
-    (void)cols;
-#endif
-    return j->ukernel;
+/* The kernel for a tile of `cols` columns: the table's, or a narrow twin when the table has
+   one and cols fits in 16 or 32 (no work on the padding of the last sliver). */
+static tt__ukernel_fn tt__sgemm_kernel_for(const tt__sgemm_job *j, int64_t cols) {
+    if (j->kt->ukernel_16 && cols <= 16) return j->kt->ukernel_16;
+    if (j->kt->ukernel_32 && cols <= 32) return j->kt->ukernel_32;
+    return j->kt->ukernel;
 }
 
 /* An edge tile (fewer than MR rows or NR columns left, or columns across two segments): the
    kernel writes a full tile into a buffer, and only the part inside C is copied or added,
    run by run within a segment; the epilogue follows on the last k block. */
-static TT__MAYBE_UNUSED void tt__sgemm_edge(const tt__sgemm_job *j, const float *Ap, const float *Bp, int64_t i, int64_t jcol,
-                                            int64_t rows, int64_t cols) {
-    float tile[TT__MR * TT__NR];
-    int64_t r, c, c0, n;
-    tt__sgemm_kernel_for(j, cols)(j->kc, Ap, Bp, tile, TT__NR, 0);
+static void tt__sgemm_edge(const tt__sgemm_job *j, const float *Ap, const float *Bp, int64_t i, int64_t jcol, int64_t rows,
+                           int64_t cols) {
+    float tile[TT__MR_MAX * TT__NR_MAX];
+    int64_t r, c, c0, n, nr = j->kt->nr;
+    tt__sgemm_kernel_for(j, cols)(j->kc, Ap, Bp, tile, nr, 0);
     for (r = 0; r < rows; r++)
         for (c0 = 0; c0 < cols; c0 += n) {
             float *crow = tt__sgemm_c_at(j, i + r, jcol + c0);
-            const float *t = tile + r * TT__NR + c0;
+            const float *t = tile + r * nr + c0;
             n = tt__min64(cols - c0, j->seg - (jcol + c0) % j->seg);
             if (j->first_k) for (c = 0; c < n; c++) crow[c] = t[c];
             else            for (c = 0; c < n; c++) crow[c] += t[c];
@@ -4655,17 +4836,18 @@ static TT__MAYBE_UNUSED void tt__sgemm_edge(const tt__sgemm_job *j, const float 
 /* One task: rows [t*i_step, ..) of C for the current (k block, column block). The kernel
    reads and writes full tiles of C in place; the sum over k is in the same order for every
    tile (k blocks in turn, each from 0 upwards), whichever thread runs it. */
-static TT__MAYBE_UNUSED void tt__sgemm_task(void *arg, int64_t t, int thread) {
+static void tt__sgemm_task(void *arg, int64_t t, int thread) {
     const tt__sgemm_job *j = (const tt__sgemm_job *)arg;
-    int64_t i0 = t * j->i_step, mc = tt__min64(j->i_step, j->M - i0), ir, jr;
+    const tt__ukernel_fn full = j->kt->ukernel;
+    int64_t i0 = t * j->i_step, mc = tt__min64(j->i_step, j->M - i0), ir, jr, mr = j->kt->mr, nr = j->kt->nr;
     float *Ap = j->Apacks + (size_t)thread * (size_t)j->mc_buf;
-    tt__pack_a(Ap, j->A, j->sam, j->sak, i0, mc, j->M, j->p0, j->kc);
-    for (jr = 0; jr < j->nc; jr += TT__NR)
-        for (ir = 0; ir < mc; ir += TT__MR) {
-            int64_t rows = tt__min64(TT__MR, mc - ir), cols = tt__min64(TT__NR, j->nc - jr), jcol = j->j0 + jr;
-            tt__ukernel_fn uk = cols == TT__NR ? j->ukernel : tt__sgemm_kernel_for(j, cols);
-            bool whole = cols == TT__NR || (uk != j->ukernel && (cols == 16 || cols == 32));   /* no buffer */
-            if (rows == TT__MR && whole && jcol % j->seg + cols <= j->seg) {
+    tt__pack_a(j->kt, Ap, j->A, j->sam, j->sak, i0, mc, j->M, j->p0, j->kc);
+    for (jr = 0; jr < j->nc; jr += nr)
+        for (ir = 0; ir < mc; ir += mr) {
+            int64_t rows = tt__min64(mr, mc - ir), cols = tt__min64(nr, j->nc - jr), jcol = j->j0 + jr;
+            tt__ukernel_fn uk = cols == nr ? full : tt__sgemm_kernel_for(j, cols);
+            bool whole = cols == nr || (uk != full && (cols == 16 || cols == 32));   /* no buffer */
+            if (rows == mr && whole && jcol % j->seg + cols <= j->seg) {
                 float *C = tt__sgemm_c_at(j, i0 + ir, jcol);
                 uk(j->kc, Ap + ir * j->kc, j->Bp + jr * j->kc, C, j->ldc, !j->first_k);
                 if (j->last_k) tt__epilogue_block(j->ep, C, j->ldc, i0 + ir, jcol, rows, cols);
@@ -4677,25 +4859,26 @@ static TT__MAYBE_UNUSED void tt__sgemm_task(void *arg, int64_t t, int thread) {
 
 /* Where block (jc, pc) of a fully packed B starts: blocks of KC rows by NC columns, each
    packed as tt__pack_b does, one after another (every column block but the last is full). */
-static TT__MAYBE_UNUSED int64_t tt__prepacked_at(int64_t K, int64_t jc, int64_t pc, int64_t nc) {
-    return jc * K + pc * ((nc + TT__NR - 1) / TT__NR * TT__NR);
+static int64_t tt__prepacked_at(int64_t nr, int64_t K, int64_t jc, int64_t pc, int64_t nc) {
+    return jc * K + pc * ((nc + nr - 1) / nr * nr);
 }
 
 /* Floats a fully packed K x N operand B takes. */
-static TT__MAYBE_UNUSED size_t tt__prepacked_floats(int64_t K, int64_t N) {
-    return (size_t)K * (size_t)((N + TT__NR - 1) / TT__NR * TT__NR);
+static size_t tt__prepacked_floats(const tt__kernels *kt, int64_t K, int64_t N) {
+    return (size_t)K * (size_t)((N + kt->nr - 1) / kt->nr * kt->nr);
 }
 
 /* Packs all of B (every block the SGEMM below would pack) into dst, on this thread: done
    once for a graph's constant weight, so that its runs skip packing. */
-static TT__MAYBE_UNUSED void tt__prepack_b(float *dst, const float *B, int64_t sbk, int64_t sbn, int64_t K, int64_t N) {
-    tt__gemm_blocks bl = tt__gemm_blocking();
-    int64_t jc, pc, sl, nc_max = tt__min64(bl.nc, (N + TT__NR - 1) / TT__NR * TT__NR);
+static void tt__prepack_b(const tt__kernels *kt, float *dst, const float *B, int64_t sbk, int64_t sbn, int64_t K, int64_t N) {
+    tt__gemm_blocks bl = tt__gemm_blocking(kt);
+    int64_t jc, pc, sl, nc_max = tt__min64(bl.nc, (N + kt->nr - 1) / kt->nr * kt->nr);
     for (jc = 0; jc < N; jc += nc_max)
         for (pc = 0; pc < K; pc += bl.kc) {
             tt__packb_job pb;
             int64_t t, nc = tt__min64(nc_max, N - jc);
-            pb.Bp = dst + tt__prepacked_at(K, jc, pc, nc); pb.B = B; pb.im = NULL; pb.sbk = sbk; pb.sbn = sbn;
+            pb.kt = kt;
+            pb.Bp = dst + tt__prepacked_at(kt->nr, K, jc, pc, nc); pb.B = B; pb.im = NULL; pb.sbk = sbk; pb.sbn = sbn;
             pb.p0 = pc; pb.kc = tt__min64(bl.kc, K - pc); pb.j0 = jc; pb.nc = nc;
             for (t = 0, sl = tt__packb_tasks(&pb); t < sl; t++) tt__packb_task(&pb, t, 0);
         }
@@ -4706,17 +4889,17 @@ static TT__MAYBE_UNUSED void tt__prepack_b(float *dst, const float *B, int64_t s
    NULL) on each tile; false when scratch memory runs out (the caller falls back). C is
    contiguous, or, when seg > 0, in segments of seg columns seg_stride floats apart with rows
    seg floats apart (a batched convolution's output). */
-static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
-                                           const float *B, int64_t sbk, int64_t sbn, const tt__im2col_src *im,
-                                           const float *Bpre, float *C, int64_t seg,
-                                           int64_t seg_stride, tt__ukernel_fn ukernel, const tt__epilogue *ep) {
-    tt__gemm_blocks bl = tt__gemm_blocking();
+static bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                          const float *B, int64_t sbk, int64_t sbn, const tt__im2col_src *im, const float *Bpre, float *C,
+                          int64_t seg, int64_t seg_stride, const tt__epilogue *ep) {
+    const tt__kernels *kt = ctx->kern;
+    tt__gemm_blocks bl = tt__gemm_blocking(kt);
     tt__sgemm_job j;
     tt_status before = ctx->err.status;
     tt_scope s = tt_scope_begin(ctx);
-    int64_t jc, pc, nc_max = tt__min64(bl.nc, (N + TT__NR - 1) / TT__NR * TT__NR);
+    int64_t jc, pc, mr = kt->mr, nc_max = tt__min64(bl.nc, (N + kt->nr - 1) / kt->nr * kt->nr);
     float *Bp = NULL;
-    j.i_step = tt__min64(bl.mc, tt__max64(TT__MR, ((M + 3) / 4 + TT__MR - 1) / TT__MR * TT__MR));
+    j.i_step = tt__min64(bl.mc, tt__max64(mr, ((M + 3) / 4 + mr - 1) / mr * mr));
     j.mc_buf = j.i_step * bl.kc;
     if (!Bpre) Bp = (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(bl.kc * nc_max));
     j.Apacks = (Bp || Bpre) ? (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(j.mc_buf * ctx->n_threads)) : NULL;
@@ -4725,7 +4908,7 @@ static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, in
         if (before == TT_OK) tt_clear_error(ctx);
         return false;
     }
-    j.A = A; j.C = C; j.M = M; j.N = N; j.sam = sam; j.sak = sak; j.ukernel = ukernel; j.ep = ep;
+    j.A = A; j.C = C; j.M = M; j.N = N; j.sam = sam; j.sak = sak; j.kt = kt; j.ep = ep;
     j.ldc = seg > 0 ? seg : N;
     j.seg = seg > 0 ? seg : tt__max64(N, 1);
     j.seg_stride = seg > 0 ? seg_stride : 0;
@@ -4738,9 +4921,10 @@ static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, in
             j.first_k = pc == 0;
             j.last_k = pc + j.kc >= K;
             if (Bpre && K > 0) {
-                j.Bp = Bpre + tt__prepacked_at(K, jc, pc, j.nc);
+                j.Bp = Bpre + tt__prepacked_at(kt->nr, K, jc, pc, j.nc);
             } else {
                 tt__packb_job pb;
+                pb.kt = kt;
                 pb.Bp = Bp; pb.B = B; pb.im = im; pb.sbk = sbk; pb.sbn = sbn; pb.p0 = pc; pb.kc = j.kc;
                 pb.j0 = jc; pb.nc = j.nc;
                 tt__parallel_for(ctx, tt__packb_task, &pb, tt__packb_tasks(&pb));
@@ -4756,20 +4940,16 @@ static TT__MAYBE_UNUSED bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, in
 
 /* C[M,N] = A * B with packing; false when scratch memory runs out (the caller falls back). */
 static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
-                                              const float *B, int64_t sbk, int64_t sbn, float *C, tt__ukernel_fn ukernel) {
-    return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, NULL, C, 0, 0, ukernel, NULL);
+                                              const float *B, int64_t sbk, int64_t sbn, float *C) {
+    return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, NULL, C, 0, 0, NULL);
 }
 
-/* True when tt__gemm takes the packed path for this size (so packing B ahead pays). N from 16:
+/* True when tt__gemm takes the packed path for this size (so packing B ahead pays): only
+   with a vector micro-kernel (the plain C twin is slower than the direct loops). N from 16:
    with AVX-512 a product narrower than a 48-column sliver runs on the narrow kernels (N <= 32)
    or a full kernel into the edge buffer (N = 33..47): 4-6x the direct loops with many rows. */
-static TT__MAYBE_UNUSED bool tt__gemm_is_packed(int64_t M, int64_t N, int64_t K) {
-#ifdef TT__UKERNEL
-    return M >= TT__MR && N >= 16 && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
-#else
-    (void)M; (void)N; (void)K;
-    return false;
-#endif
+static bool tt__gemm_is_packed(const tt__kernels *kt, int64_t M, int64_t N, int64_t K) {
+    return kt->packs && M >= kt->mr && N >= 16 && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
 }
 
 /* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn];
@@ -4778,17 +4958,13 @@ static TT__MAYBE_UNUSED bool tt__gemm_is_packed(int64_t M, int64_t N, int64_t K)
 static void tt__gemm_pre(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                          const float *B, int64_t sbk, int64_t sbn, const float *Bpre, float *C, const tt__epilogue *ep) {
     tt__gemm_job g;
-#ifdef TT__UKERNEL
-    if (tt__gemm_is_packed(M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, Bpre, C, 0, 0, TT__UKERNEL, ep))
+    if (tt__gemm_is_packed(ctx->kern, M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, Bpre, C, 0, 0, ep))
         return;
-#else
-    (void)Bpre;
-#endif
     TT_ASSERT(sbn == 1 || (sak == 1 && sbk == 1));
     g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn;
     g.A = A; g.B = B; g.C = C; g.ep = ep;
     g.n_col_tiles = (N + TT__GEMM_NB - 1) / TT__GEMM_NB;
-    tt__parallel_for(ctx, tt__gemm_task, &g, ((M + TT__GEMM_MB - 1) / TT__GEMM_MB) * g.n_col_tiles);
+    tt__parallel_for(ctx, ctx->kern->gemm_task, &g, ((M + TT__GEMM_MB - 1) / TT__GEMM_MB) * g.n_col_tiles);
 }
 
 static void tt__gemm(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
@@ -4966,6 +5142,7 @@ typedef struct tt__conv_job {
     int64_t        Cim, col_ld, n0, m; /* im2col: channels per image, column matrix row length; batch */
     tt_conv_params p;
     bool           relu;               /* a fused ReLU after the bias (graphs) */
+    const tt__kernels *kt;             /* the context's kernels */
 } tt__conv_job;
 
 /* The rows of the column matrix that one input channel of one image gives, one per
@@ -4986,7 +5163,7 @@ static void tt__im2col_plane(const void *arg, int64_t plane) {
                 float *d = dst + oh * OW;
                 if (ih < 0 || ih >= j->H) { for (q = 0; q < OW; q++) d[q] = 0.0f; continue; }
                 for (q = 0; q < lo; q++) d[q] = 0.0f;
-                if (hi > lo) tt__copy_run(d + lo, x + ih * j->W + (lo * s + off - j->p.padding[1]), s, hi - lo);
+                if (hi > lo) j->kt->copy_run(d + lo, x + ih * j->W + (lo * s + off - j->p.padding[1]), s, hi - lo);
                 for (q = hi; q < OW; q++) d[q] = 0.0f;
             }
         }
@@ -5005,7 +5182,7 @@ static void tt__conv_spread_plane(const void *arg, int64_t plane) {
 }
 
 /* d[q] += w * r[q*s] for q < n: one depthwise kernel tap over a run of outputs. */
-static void tt__tap_mul_add(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n, float w) {
+TT__INLINE void tt__tap_mul_add(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n, float w) {
     int64_t q;
     if (s == 1) TT__EACH(n, d[i] += w * r[i]);
     else        for (q = 0; q < n; q++) d[q] += w * r[q * s];
@@ -5013,7 +5190,7 @@ static void tt__tap_mul_add(float *TT__RESTRICT d, const float *TT__RESTRICT r, 
 
 /* Depthwise convolution (one input channel per group), one output plane (n, o): a direct
    sliding window, each weight times a contiguous run of input when the stride is 1. */
-static void tt__depthwise_plane(const void *arg, int64_t plane) {
+TT__INLINE void tt__depthwise_plane_body(const void *arg, int64_t plane) {
     const tt__conv_job *j = (const tt__conv_job *)arg;
     int64_t o = plane % j->O, n = plane / j->O, oh, kh, kw, lo, hi, OW = j->OW;
     const float *src = j->x + (n * j->C + o / j->Og) * j->H * j->W, *wk = j->w + o * j->KH * j->KW;
@@ -5034,6 +5211,7 @@ static void tt__depthwise_plane(const void *arg, int64_t plane) {
         if (j->relu) tt__relu_run(d, OW);
     }
 }
+TT__TWINS(, tt__depthwise_plane, (const void *arg, int64_t plane), (arg, plane))
 
 /* conv attrs: a.i = {stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, groups}. */
 static tt_conv_params tt__conv_params_of(const tt__attrs *a) {
@@ -5121,19 +5299,14 @@ static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
    a segment of the product's columns) with the bias as its epilogue; false where the
    packed SGEMM does not run (small products, no SIMD kernel, no scratch). */
 static bool tt__conv_gemm_direct(tt_ctx *ctx, const tt__conv_job *j, int64_t N, int64_t Kc, const float *col, float *out) {
-#ifdef TT__UKERNEL
     tt__epilogue ep;
     int64_t hw = j->OH * j->OW;
     ep.bias = j->b;
     ep.bias_kind = j->b ? TT__BIAS_ROWS : TT__BIAS_NONE;
     ep.relu = j->relu;
-    return tt__gemm_is_packed(j->O, N, Kc) &&
-           tt__sgemm_run(ctx, j->O, N, Kc, j->w, Kc, 1, col, N, 1, NULL, NULL, out, hw, j->O * hw, TT__UKERNEL,
+    return tt__gemm_is_packed(ctx->kern, j->O, N, Kc) &&
+           tt__sgemm_run(ctx, j->O, N, Kc, j->w, Kc, 1, col, N, 1, NULL, NULL, out, hw, j->O * hw,
                          (j->b || j->relu) ? &ep : NULL);
-#else
-    (void)ctx; (void)j; (void)N; (void)Kc; (void)col; (void)out;
-    return false;
-#endif
 }
 
 /* groups == 1: one GEMM over every image, its B packed straight from the images (no column
@@ -5145,25 +5318,20 @@ static bool tt__conv_gemm_direct(tt_ctx *ctx, const tt__conv_job *j, int64_t N, 
    the packed SGEMM does not run (small products, no SIMD kernel, no scratch); nothing is
    written then. */
 static bool tt__conv_gemm_implicit(tt_ctx *ctx, const tt__conv_job *j, int64_t N, int64_t Kc) {
-#ifdef TT__UKERNEL
     tt__im2col_src src;
     tt__epilogue ep;
     int64_t hw = j->OH * j->OW;
     long l1, l2;
     tt__cache_sizes(&l1, &l2);
-    if (!tt__gemm_is_packed(j->O, N * hw, Kc) || (double)Kc * (double)(N * hw) * sizeof(float) < (double)l2 / 2) return false;
+    if (!tt__gemm_is_packed(ctx->kern, j->O, N * hw, Kc) || (double)Kc * (double)(N * hw) * sizeof(float) < (double)l2 / 2) return false;
     src.x = j->x; src.C = j->C; src.H = j->H; src.W = j->W; src.KH = j->KH; src.KW = j->KW; src.OH = j->OH; src.OW = j->OW;
     src.sh = j->p.stride[0]; src.sw = j->p.stride[1]; src.ph = j->p.padding[0]; src.pw = j->p.padding[1];
     src.dh = j->p.dilation[0]; src.dw = j->p.dilation[1];
     ep.bias = j->b;
     ep.bias_kind = j->b ? TT__BIAS_ROWS : TT__BIAS_NONE;
     ep.relu = j->relu;
-    return tt__sgemm_run(ctx, j->O, N * hw, Kc, j->w, Kc, 1, NULL, 0, 1, &src, NULL, j->out, hw, j->O * hw, TT__UKERNEL,
+    return tt__sgemm_run(ctx, j->O, N * hw, Kc, j->w, Kc, 1, NULL, 0, 1, &src, NULL, j->out, hw, j->O * hw,
                          (j->b || j->relu) ? &ep : NULL);
-#else
-    (void)ctx; (void)j; (void)N; (void)Kc;
-    return false;
-#endif
 }
 
 /* groups == 1 and several images: one im2col for j->m images side by side, one GEMM for
@@ -5224,8 +5392,9 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     j.x = xd; j.w = wd; j.b = bd; j.y = yd; j.out = yd; j.p = p;
     j.C = C; j.H = H; j.W = W; j.O = O; j.Og = Og; j.KH = KH; j.KW = KW; j.OH = OH; j.OW = OW;
     j.relu = tt__cpu_data(c)->relu_after;
+    j.kt = ctx->kern;
     if (G > 1 && Cg == 1) {                            /* depthwise: a direct kernel, bias included */
-        tt__for_planes(ctx, tt__depthwise_plane, &j, N * O, OH * OW * KH * KW);
+        tt__for_planes(ctx, ctx->kern->depthwise_plane, &j, N * O, OH * OW * KH * KW);
         return true;
     }
     direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
@@ -5644,7 +5813,7 @@ typedef struct tt__pool_job {
 
 /* d[q] = max(d[q], row[q*s + off]) or d[q] += row[q*s + off] for q in [lo, hi): one kernel
    tap over a row (off may be negative; every index read is inside the row). */
-static void tt__pool_tap(float *TT__RESTRICT d, const float *TT__RESTRICT row, int64_t s, int64_t off, int64_t lo, int64_t hi,
+TT__INLINE void tt__pool_tap(float *TT__RESTRICT d, const float *TT__RESTRICT row, int64_t s, int64_t off, int64_t lo, int64_t hi,
                          bool is_max) {
     const float *r = row + (lo * s + off);
     int64_t q;
@@ -5657,7 +5826,7 @@ static void tt__pool_tap(float *TT__RESTRICT d, const float *TT__RESTRICT row, i
 
 /* The common 2x2, stride 2, no padding max pooling (every window inside the input): the
    maximum of the two rows first (contiguous, vectorized), then of each pair, by chunks. */
-static void tt__max_pool_2x2(float *TT__RESTRICT d, const float *TT__RESTRICT r0, const float *TT__RESTRICT r1, int64_t OW) {
+TT__INLINE void tt__max_pool_2x2(float *TT__RESTRICT d, const float *TT__RESTRICT r0, const float *TT__RESTRICT r1, int64_t OW) {
     float m[2 * TT__CHUNK];
     int64_t q0, q, n;
     for (q0 = 0; q0 < OW; q0 += TT__CHUNK) {
@@ -5691,7 +5860,7 @@ static void tt__pool_taps(const tt__pool_job *j, int a, int64_t first, int64_t l
 
 /* One output row (od, oh): every kernel tap that lands inside the input updates a run of
    outputs at once (no per-output bounds checks); taps in order kd, kh, kw. */
-static void tt__pool_row(const tt__pool_job *j, const float *src, float *dst, int64_t od, int64_t oh) {
+TT__INLINE void tt__pool_row(const tt__pool_job *j, const float *src, float *dst, int64_t od, int64_t oh) {
     int64_t kd, kh, kw, q, lo, hi, OW = j->out[2], d0, d1, h0, h1, w0, w1;
     for (q = 0; q < OW; q++) dst[q] = j->is_max ? -INFINITY : 0.0f;
     tt__pool_taps(j, 0, od * j->s[0] - j->p[0], od * j->s[0] - j->p[0], &d0, &d1);
@@ -5716,7 +5885,7 @@ static void tt__pool_row(const tt__pool_job *j, const float *src, float *dst, in
         dst[q] /= (float)(tt__pool_count(j, 0, od) * tt__pool_count(j, 1, oh) * tt__pool_count(j, 2, q));
 }
 
-static void tt__pool_plane(const void *arg, int64_t plane) {
+TT__INLINE void tt__pool_plane_body(const void *arg, int64_t plane) {
     const tt__pool_job *j = (const tt__pool_job *)arg;
     const float *src = j->x + plane * j->in[0] * j->in[1] * j->in[2];
     float *dst = j->y + plane * j->out[0] * j->out[1] * j->out[2];
@@ -5731,6 +5900,7 @@ static void tt__pool_plane(const void *arg, int64_t plane) {
         }
     }
 }
+TT__TWINS(, tt__pool_plane, (const void *arg, int64_t plane), (arg, plane))
 
 static bool tt__exec_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt__pool_job j;
@@ -5751,7 +5921,7 @@ static bool tt__exec_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         j.p[a] = i >= 0 ? c->a.i[TT__POOL_P + i] : 0;
         j.d[a] = i >= 0 ? c->a.i[TT__POOL_D + i] : 1;
     }
-    tt__for_planes(ctx, tt__pool_plane, &j, x->shape[0] * x->shape[1],
+    tt__for_planes(ctx, ctx->kern->pool_plane, &j, x->shape[0] * x->shape[1],
                    tt__mul_checked(tt__vol(j.out), tt__min64(tt__vol(j.in), 64)));   /* ~taps per output */
     return true;
 }
@@ -6601,18 +6771,15 @@ static bool tt__infer_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     return tt__header_finish(ctx, c->name, "q, k and v", out);
 }
 
-#define TT__ATT_BQ 48               /* query rows per task (a multiple of every NR) */
-#define TT__ATT_BK (TT__MR * 16)    /* keys per score tile (a multiple of MR) */
-#ifdef TT__UKERNEL
-#define TT__ATT_UKERNEL TT__UKERNEL
-#else
-#define TT__ATT_UKERNEL tt__ukernel_ref
-#endif
+#define TT__ATT_BQ 48               /* query rows per task (a multiple of every NR); keys per
+                                       score tile: 16 A slivers of the micro-kernel (MR * 16) */
 
 typedef struct tt__att_job {
     const float *q, *k, *v, *mask;          /* f32 data, rows strided, features contiguous */
     float       *y, *scratch;
     int64_t      L, S, E, Ev, Evr, n_qblocks, scratch_floats, n_batch;   /* Evr: Ev rounded up to MR */
+    int64_t      bk;                        /* keys per score tile */
+    const tt__kernels *kt;                  /* the micro-kernel and its tile */
     int          nb;                        /* batch axes of the output */
     int64_t      batch[TT_MAX_DIMS];
     int64_t      qs[TT_MAX_DIMS], ks[TT_MAX_DIMS], vs[TT_MAX_DIMS], ms[TT_MAX_DIMS];  /* strides on the output's axes */
@@ -6628,17 +6795,17 @@ typedef struct tt__att_job {
    MR-row slivers), acc: the output transposed (Evr x BQ), m and l per query. */
 typedef struct tt__att_bufs { float *qp, *kp, *sc, *vp, *acc, *m, *l; } tt__att_bufs;
 
-static int64_t tt__att_scratch_floats(int64_t E, int64_t Evr) {
-    return TT__ATT_BQ * E + TT__ATT_BK * E + TT__ATT_BQ * TT__ATT_BK + Evr * TT__ATT_BK + Evr * TT__ATT_BQ + 2 * TT__ATT_BQ;
+static int64_t tt__att_scratch_floats(int64_t E, int64_t Evr, int64_t bk) {
+    return TT__ATT_BQ * E + bk * E + TT__ATT_BQ * bk + Evr * bk + Evr * TT__ATT_BQ + 2 * TT__ATT_BQ;
 }
 
 static tt__att_bufs tt__att_bufs_of(const tt__att_job *j, int thread) {
     tt__att_bufs b;
     b.qp = j->scratch + (size_t)thread * (size_t)j->scratch_floats;
     b.kp = b.qp + TT__ATT_BQ * j->E;
-    b.sc = b.kp + TT__ATT_BK * j->E;
-    b.vp = b.sc + TT__ATT_BQ * TT__ATT_BK;
-    b.acc = b.vp + j->Evr * TT__ATT_BK;
+    b.sc = b.kp + j->bk * j->E;
+    b.vp = b.sc + TT__ATT_BQ * j->bk;
+    b.acc = b.vp + j->Evr * j->bk;
     b.m = b.acc + j->Evr * TT__ATT_BQ;
     b.l = b.m + TT__ATT_BQ;
     return b;
@@ -6664,26 +6831,26 @@ static int64_t tt__batch_offset(const tt__att_job *j, const int64_t *st, int64_t
 /* C = (accumulate ? C : 0) + A·B on this thread with the SGEMM micro-kernel: m_slivers
    packed MR-row slivers of A (kc long) times n_slivers NR-column slivers of B (b_step
    floats apart); C's rows are ldc apart and its column slivers c_step apart. */
-static void tt__att_gemm(int64_t kc, const float *Ap, int64_t m_slivers, const float *Bp, int64_t b_step,
-                         int64_t n_slivers, float *C, int64_t ldc, int64_t c_step, int accumulate) {
-    int64_t ir, s;
+static void tt__att_gemm(const tt__kernels *kt, int64_t kc, const float *Ap, int64_t m_slivers, const float *Bp,
+                         int64_t b_step, int64_t n_slivers, float *C, int64_t ldc, int64_t c_step, int accumulate) {
+    int64_t ir, s, mr = kt->mr;
     for (s = 0; s < n_slivers; s++)
         for (ir = 0; ir < m_slivers; ir++)
-            TT__ATT_UKERNEL(kc, Ap + ir * TT__MR * kc, Bp + s * b_step, C + ir * TT__MR * ldc + s * c_step, ldc, accumulate);
+            kt->ukernel(kc, Ap + ir * mr * kc, Bp + s * b_step, C + ir * mr * ldc + s * c_step, ldc, accumulate);
 }
 
 /* The causal rule and the mask on the transposed score tile (queries i0.. of which `rows`
    are real, keys j0..j0+cols). */
 static void tt__att_mask(const tt__att_job *j, const float *mask, int64_t i0, int64_t rows, int64_t j0, int64_t cols, float *sc) {
-    int64_t s, r, c;
+    int64_t s, r, c, nr = j->kt->nr;
     if (!j->causal && !mask) return;
     if (!mask && j0 + cols - 1 <= i0) return;          /* causal, but every key is at or before every query */
-    for (s = 0; s * TT__NR < rows; s++)
+    for (s = 0; s * nr < rows; s++)
         for (r = 0; r < cols; r++) {
-            float *row = sc + s * TT__ATT_BK * TT__NR + r * TT__NR;
-            int64_t key = j0 + r, n = tt__min64(TT__NR, rows - s * TT__NR);
+            float *row = sc + s * j->bk * nr + r * nr;
+            int64_t key = j0 + r, n = tt__min64(nr, rows - s * nr);
             for (c = 0; c < n; c++) {
-                int64_t query = i0 + s * TT__NR + c;
+                int64_t query = i0 + s * nr + c;
                 if (j->causal && key > query) row[c] = -INFINITY;
                 if (mask) {
                     float m = mask[query * j->ms[j->nb] + key * j->ms[j->nb + 1]];
@@ -6697,18 +6864,18 @@ static void tt__att_mask(const tt__att_job *j, const float *mask, int64_t i0, in
    weights exp(score - max) in place, sum l, and the accumulator rescaled by exp(old max -
    new max). A query whose scores are all masked so far keeps m = -inf, l = 0, zero weights.
    The loops over a sliver's NR queries have a constant length: GCC vectorizes them. */
-static void tt__att_softmax_step(const tt__att_job *j, int64_t n_slivers, int64_t cols, float *sc, tt__att_bufs *b) {
-    int64_t s, r, e, c;
+TT__INLINE void tt__att_softmax_step_body(const tt__att_job *j, int64_t n_slivers, int64_t cols, float *sc, tt__att_bufs *b) {
+    int64_t s, r, e, c, nr = j->kt->nr;
     for (s = 0; s < n_slivers; s++) {
-        float *p = sc + s * TT__ATT_BK * TT__NR, *m = b->m + s * TT__NR, *l = b->l + s * TT__NR;
-        float mnew[TT__NR], shift[TT__NR], corr[TT__NR], sum[TT__NR];
+        float *p = sc + s * j->bk * nr, *m = b->m + s * nr, *l = b->l + s * nr;
+        float mnew[TT__NR_MAX], shift[TT__NR_MAX], corr[TT__NR_MAX], sum[TT__NR_MAX];
         int64_t c0;
-        for (c0 = 0; c0 < TT__NR; c0 += 16) {          /* 16 queries at a time (NR is 16 or 48): */
+        for (c0 = 0; c0 < nr; c0 += 16) {          /* 16 queries at a time (NR is 16 or 48): */
             float mx[16], sm[16];                       /* one AVX-512 vector of running values */
             for (c = 0; c < 16; c++) mx[c] = m[c0 + c];
             for (r = 0; r < cols; r++)                 /* a NaN score is skipped here but reaches */
                 for (c = 0; c < 16; c++) {             /* the output through its own exp */
-                    float x = p[r * TT__NR + c0 + c];
+                    float x = p[r * nr + c0 + c];
                     mx[c] = x > mx[c] ? x : mx[c];
                 }
             for (c = 0; c < 16; c++) {                 /* shift 0 while all masked: exp(-inf) = 0 */
@@ -6718,47 +6885,49 @@ static void tt__att_softmax_step(const tt__att_job *j, int64_t n_slivers, int64_
             }
             for (r = 0; r < cols; r++)
                 for (c = 0; c < 16; c++) {
-                    float *x = p + r * TT__NR + c0 + c;
+                    float *x = p + r * nr + c0 + c;
                     *x = tt__expf(*x - shift[c0 + c]);
                     sm[c] += *x;
                 }
             for (c = 0; c < 16; c++) sum[c0 + c] = sm[c];
         }
-        for (c = 0; c < TT__NR; c++) {
+        for (c = 0; c < nr; c++) {
             corr[c] = tt__expf(m[c] - shift[c]);
             l[c] = l[c] * corr[c] + sum[c];
             m[c] = mnew[c];
         }
         for (e = 0; e < j->Evr; e++) {
-            float *a = b->acc + e * TT__ATT_BQ + s * TT__NR;
-            for (c = 0; c < TT__NR; c++) a[c] *= corr[c];
+            float *a = b->acc + e * TT__ATT_BQ + s * nr;
+            for (c = 0; c < nr; c++) a[c] *= corr[c];
         }
     }
 }
+TT__TWINS(, tt__att_softmax_step, (const tt__att_job *j, int64_t n_slivers, int64_t cols, float *sc, tt__att_bufs *b),
+          (j, n_slivers, cols, sc, b))
 
 /* One task: TT__ATT_BQ query rows of one batch entry, against every key block. */
 static void tt__att_task(void *arg, int64_t t, int thread) {
     const tt__att_job *j = (const tt__att_job *)arg;
     int64_t b = t / j->n_qblocks, i0 = (t % j->n_qblocks) * TT__ATT_BQ, rows = tt__min64(TT__ATT_BQ, j->L - i0);
-    int64_t nq = (rows + TT__NR - 1) / TT__NR, j0, r, e, s, Ev = j->Ev, Evr = j->Evr;
+    int64_t nr = j->kt->nr, mr = j->kt->mr, nq = (rows + nr - 1) / nr, j0, r, e, s, Ev = j->Ev, Evr = j->Evr;
     tt__att_bufs bf = tt__att_bufs_of(j, thread);
     const float *q = j->q + tt__batch_offset(j, j->qs, b), *k = j->k + tt__batch_offset(j, j->ks, b);
     const float *v = j->v + tt__batch_offset(j, j->vs, b), *mask = j->mask ? j->mask + tt__batch_offset(j, j->ms, b) : NULL;
     float *y = j->y + (b * j->L + i0) * Ev;
-    for (s = 0; s < nq * TT__NR; s += TT__NR) tt__pack_b_cols(bf.qp, q, j->qs[j->nb], 0, j->E, i0, rows, s);
-    for (e = 0; e < nq * TT__NR * j->E; e++) bf.qp[e] *= j->scale;
+    for (s = 0; s < nq * nr; s += nr) tt__pack_b_cols(nr, bf.qp, q, j->qs[j->nb], 0, j->E, i0, rows, s);
+    for (e = 0; e < nq * nr * j->E; e++) bf.qp[e] *= j->scale;
     for (r = 0; r < TT__ATT_BQ; r++) { bf.m[r] = -INFINITY; bf.l[r] = 0.0f; }
     for (r = 0; r < Evr * TT__ATT_BQ; r++) bf.acc[r] = 0.0f;
-    for (j0 = 0; j0 < j->S && !(j->causal && j0 > i0 + rows - 1); j0 += TT__ATT_BK) {
-        int64_t cols = tt__min64(TT__ATT_BK, j->S - j0);
-        tt__pack_a(bf.kp, k, j->ks[j->nb], 1, j0, cols, j->S, 0, j->E);                      /* k rows j0.. */
-        tt__att_gemm(j->E, bf.kp, (cols + TT__MR - 1) / TT__MR, bf.qp, TT__NR * j->E, nq,   /* scores = k qᵀ scale */
-                     bf.sc, TT__NR, TT__ATT_BK * TT__NR, 0);
+    for (j0 = 0; j0 < j->S && !(j->causal && j0 > i0 + rows - 1); j0 += j->bk) {
+        int64_t cols = tt__min64(j->bk, j->S - j0);
+        tt__pack_a(j->kt, bf.kp, k, j->ks[j->nb], 1, j0, cols, j->S, 0, j->E);                      /* k rows j0.. */
+        tt__att_gemm(j->kt, j->E, bf.kp, (cols + mr - 1) / mr, bf.qp, nr * j->E, nq,   /* scores = k qᵀ scale */
+                     bf.sc, nr, j->bk * nr, 0);
         tt__att_mask(j, mask, i0, rows, j0, cols, bf.sc);
-        tt__att_softmax_step(j, nq, cols, bf.sc, &bf);
-        tt__pack_a(bf.vp, v, 1, j->vs[j->nb], 0, Evr, Ev, j0, cols);                         /* vᵀ: Evr x cols */
-        tt__att_gemm(cols, bf.vp, Evr / TT__MR, bf.sc, TT__ATT_BK * TT__NR, nq,              /* accᵀ += vᵀ weights */
-                     bf.acc, TT__ATT_BQ, TT__NR, 1);
+        j->kt->att_softmax_step(j, nq, cols, bf.sc, &bf);
+        tt__pack_a(j->kt, bf.vp, v, 1, j->vs[j->nb], 0, Evr, Ev, j0, cols);                         /* vᵀ: Evr x cols */
+        tt__att_gemm(j->kt, cols, bf.vp, Evr / mr, bf.sc, j->bk * nr, nq,              /* accᵀ += vᵀ weights */
+                     bf.acc, TT__ATT_BQ, nr, 1);
     }
     for (r = 0; r < rows; r++) {
         float inv = bf.l[r] > 0.0f ? 1.0f / bf.l[r] : NAN;   /* l == 0: every score of the row was masked */
@@ -6802,8 +6971,10 @@ static bool tt__exec_sdpa(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     j.scale = c->a.f[0] > 0 ? c->a.f[0] : 1.0f / sqrtf((float)(j.E > 0 ? j.E : 1));
     j.y = (float *)tt__ptr(out);
     j.n_qblocks = (j.L + TT__ATT_BQ - 1) / TT__ATT_BQ;
-    j.Evr = (j.Ev + TT__MR - 1) / TT__MR * TT__MR;
-    j.scratch_floats = tt__att_scratch_floats(j.E, j.Evr);
+    j.kt = ctx->kern;
+    j.bk = j.kt->mr * 16;
+    j.Evr = (j.Ev + j.kt->mr - 1) / j.kt->mr * j.kt->mr;
+    j.scratch_floats = tt__att_scratch_floats(j.E, j.Evr, j.bk);
     j.scratch = (float *)tt__alloc(ctx, c->name, sizeof(float) * (size_t)(j.scratch_floats * ctx->n_threads));
     if (!j.scratch) return false;
     tt__parallel_for(ctx, tt__att_task, &j, j.n_batch * j.n_qblocks);
@@ -6817,6 +6988,58 @@ TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_
     in[0] = q; in[1] = k; in[2] = v; in[3] = mask;
     a.f[0] = scale;
     return tt__op(ctx, "tt_scaled_dot_product_attention", TT__OP_SDPA, in, 4, &a);
+}
+
+/* ==========================================================================
+ * >>kernels   the kernel table of each ISA
+ *
+ * One row per ISA this build has (>>isa chooses among them for each context). The twins
+ * of TT__TWINS are named alike, so one macro lists them for every ISA.
+ * ========================================================================== */
+#define TT__TWIN_KERNELS(suffix)                                                                  \
+    tt__unary_chunk##suffix, tt__binary_chunk##suffix, tt__pair_chunk##suffix, tt__affine_row##suffix,   \
+    tt__att_softmax_step##suffix, tt__reduce_task##suffix, tt__softmax_task##suffix, tt__norm_task##suffix,  \
+    tt__gemm_task##suffix, tt__depthwise_plane##suffix, tt__pool_plane##suffix
+
+/* isa, MR, NR, micro-kernel, narrow kernels, packed path, A packer, run copy, twins */
+static const tt__kernels tt__kernels_ref = {
+    TT__ISA_SCALAR, TT__MR_REF, TT__NR_REF, tt__ukernel_ref, NULL, NULL, false, NULL, tt__copy_run_ref,
+    TT__TWIN_KERNELS(_ref)
+};
+#if TT__SIMD_NEON
+static const tt__kernels tt__kernels_neon = {
+    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, true, NULL, tt__copy_run_ref,
+    TT__TWIN_KERNELS(_ref)             /* the compiler vectorizes the plain C with NEON, aarch64's baseline */
+};
+#endif
+#if TT__SIMD_AVX2
+static const tt__kernels tt__kernels_avx2 = {
+    TT__ISA_AVX2, 6, 16, tt__ukernel_avx2, NULL, NULL, true, NULL, tt__copy_run_ref,
+    TT__TWIN_KERNELS(_avx2)
+};
+#endif
+#if TT__SIMD_AVX512
+static const tt__kernels tt__kernels_avx512 = {
+    TT__ISA_AVX512, 8, 48, tt__ukernel_avx512, tt__ukernel_avx512_16, tt__ukernel_avx512_32, true,
+    tt__pack_a_rows_avx512, tt__copy_run_avx512, TT__TWIN_KERNELS(_avx512)
+};
+#endif
+
+/* The table of an ISA, or NULL when this build has none for it. */
+static const tt__kernels *tt__kernels_for(tt__isa isa) {
+    switch (isa) {
+    case TT__ISA_SCALAR: return &tt__kernels_ref;
+#if TT__SIMD_NEON
+    case TT__ISA_NEON:   return &tt__kernels_neon;
+#endif
+#if TT__SIMD_AVX2
+    case TT__ISA_AVX2:   return &tt__kernels_avx2;
+#endif
+#if TT__SIMD_AVX512
+    case TT__ISA_AVX512: return &tt__kernels_avx512;
+#endif
+    default:             return NULL;
+    }
 }
 
 /* ==========================================================================
@@ -6856,6 +7079,7 @@ typedef struct tt__node {
 typedef struct tt__tape {
     tt_allocator alloc;
     int          n_threads;        /* the tracing context's thread settings, for the graph's runs */
+    const tt__kernels *kern;       /* and its kernels: every context a graph makes runs these */
     void       (*parallel_for)(void (*task)(void *arg, int64_t i, int thread), void *arg, int64_t n_tasks, void *user);
     void        *parallel_user;
     tt__value   *values;   int n_values, cap_values;
@@ -7028,6 +7252,7 @@ TT_API tt_status tt_trace_begin(tt_ctx *ctx) {
     memset(tr, 0, sizeof *tr);
     tr->tape.alloc = ctx->allocator;
     tr->tape.n_threads = ctx->n_threads;
+    tr->tape.kern = ctx->kern;
     tr->tape.parallel_for = ctx->parallel_for;
     tr->tape.parallel_user = ctx->parallel_user;
     tr->epoch = ++ctx->trace_counter;
@@ -7145,6 +7370,16 @@ struct tt_graph {
     tt_tensor    **bound_src;      /* per input: the user's tensor when it had to be copied, else NULL */
     tt__err        err;            /* sticky, like a context's */
 };
+
+/* The settings of every context a graph makes for itself (constant folding, the scratch of
+   its runs, tt_graph_check): the tracing context's allocator and ISA, so that folded
+   constants, runs and checks compute exactly as the eager ops did. */
+static tt_ctx_desc tt__graph_ctx_desc(const tt_graph *g) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    d.allocator = g->tape.alloc;
+    d.isa = tt__isa_names[g->tape.kern->isa];
+    return d;
+}
 
 /* What this section calls in the sections below (each section declares at its head what it
    uses before the definition). */
@@ -7427,11 +7662,10 @@ static tt_status tt__pass_freeze(tt_graph *g, bool *live) {
 
 /* Constant folding: a (non-view) node whose inputs are all constants is computed now. */
 static tt_status tt__pass_const_fold(tt_graph *g, bool *live) {
-    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx_desc d = tt__graph_ctx_desc(g);
     tt_tensor *ins[TT__FUSE_MAX_IN + 4];
     tt_ctx *tmp;
     int i, k;
-    d.allocator = g->tape.alloc;
     tmp = tt_ctx_create(&d);
     if (!tmp) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
     for (i = 0; i < g->n_traced_nodes; i++) {
@@ -8289,6 +8523,7 @@ typedef struct tt__fused_job {
     float                    *direct[TT__FUSE_MAX_UOPS];   /* per register: the f32 output it is
                                                               computed straight into, or NULL */
     int64_t                   in_end[TT__MAX_OPS];         /* elements of each input's storage */
+    const tt__kernels        *kt;
 } tt__fused_job;
 
 /* A fused program reads a chunk of each input, then computes on it for a while, then writes
@@ -8364,12 +8599,11 @@ static bool tt__cpu_supports(const tt_graph *g, const tt__node *n) {
 
 /* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. */
 static tt_status tt__graph_size_scratch(tt_graph *g) {
-    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx_desc d = tt__graph_ctx_desc(g);
     tt_ctx *probe;
     size_t need = 0;
     tt_status st;
     int i;
-    d.allocator = g->tape.alloc;
     d.n_threads = g->tape.n_threads;                   /* the scratch of a run is sized per thread */
     d.parallel_for = g->tape.parallel_for;
     d.parallel_user = g->tape.parallel_user;
@@ -8555,7 +8789,7 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
         return NULL;
     N = w->shape[0];
     K = w->shape[1];
-    if (N == 0 || !tt__gemm_is_packed(out->numel / N, N, K)) return NULL;
+    if (N == 0 || !tt__gemm_is_packed(g->tape.kern, out->numel / N, N, K)) return NULL;
     if (!g->cpu.packed) {
         g->cpu.packed = (float **)tt__galloc(g, sizeof(float *) * (size_t)g->tape.n_nodes);
         if (!g->cpu.packed) return NULL;
@@ -8563,9 +8797,9 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
     }
     if (node >= g->cpu.n_packed) return NULL;
     if (!g->cpu.packed[node]) {
-        g->cpu.packed[node] = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * tt__prepacked_floats(K, N));
+        g->cpu.packed[node] = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * tt__prepacked_floats(g->tape.kern, K, N));
         if (!g->cpu.packed[node]) return NULL;              /* no memory: the run packs as eager does */
-        tt__prepack_b(g->cpu.packed[node], (const float *)tt__ptr(w), 1, K, K, N);   /* B(k,j) = w[j,k] */
+        tt__prepack_b(g->tape.kern, g->cpu.packed[node], (const float *)tt__ptr(w), 1, K, K, N);   /* B(k,j) = w[j,k] */
     }
     return g->cpu.packed[node];
 }
@@ -8618,6 +8852,7 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     int k;
     j.g = g;
     j.pr = pr;
+    j.kt = scratch->kern;
     j.regs = (float *)tt__alloc(scratch, "fused", sizeof(float) * TT__CHUNK * (size_t)pr->n_regs * (size_t)scratch->n_threads);
     if (!j.regs) return false;
     strides[0] = o0->stride;                           /* every output: contiguous, offset 0, one shape */
@@ -8745,9 +8980,9 @@ static void tt__fused_chunk(const tt__fused_job *j, const tt__loop *L, int64_t c
             else { for (e = 0; e < cnt; e++) d[e] = tt__load(t->data, t->dtype, at + e * s); R[u->dst] = d; }
             break;
         }
-        case TT__U_UNARY:  tt__unary_chunk(u->op, d, R[u->a], cnt, u->p0, u->p1); R[u->dst] = d; break;
-        case TT__U_BINARY: tt__binary_chunk(u->op, d, R[u->a], R[u->b], cnt); R[u->dst] = d; break;
-        case TT__U_PAIR:   tt__pair_chunk(u->op, u->op2, u->swap, d, R[u->a], R[u->b], R[u->c], cnt); R[u->dst] = d; break;
+        case TT__U_UNARY:  j->kt->unary_chunk(u->op, d, R[u->a], cnt, u->p0, u->p1); R[u->dst] = d; break;
+        case TT__U_BINARY: j->kt->binary_chunk(u->op, d, R[u->a], R[u->b], cnt); R[u->dst] = d; break;
+        case TT__U_PAIR:   j->kt->pair_chunk(u->op, u->op2, u->swap, d, R[u->a], R[u->b], R[u->c], cnt); R[u->dst] = d; break;
         case TT__U_WHERE:  tt__where_chunk(d, R[u->c], R[u->a], R[u->b], cnt); R[u->dst] = d; break;
         case TT__U_CAST:                               /* to f32: the register itself */
             if (u->op == TT_F32) { R[u->dst] = R[u->a]; break; }
@@ -8830,7 +9065,7 @@ static void tt__check_report_diff(const tt_graph *g, tt_check_report *report, in
 
 TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inputs, double atol, double rtol,
                                 tt_check_report *report) {
-    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx_desc d;
     tt_tensor **ref;
     int *stands_for;
     tt_ctx *ctx;
@@ -8839,7 +9074,7 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
     if (tt__check_args(g, atol, rtol, report) != TT_OK) return g->err.status;
     if (tt__graph_bind(g, "tt_graph_check", inputs, n_inputs) != TT_OK) return g->err.status;
     tt__bind_params(g);
-    d.allocator = g->tape.alloc;
+    d = tt__graph_ctx_desc(g);
     ctx = tt_ctx_create(&d);
     ref = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->tape.n_values);
     stands_for = (int *)tt__galloc(g, sizeof(int) * (size_t)g->tape.n_values);

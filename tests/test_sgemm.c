@@ -1,7 +1,7 @@
 /* test_sgemm.c - white-box tests of the packed SGEMM: this file includes the implementation
    itself (with TT_STATIC, so nothing clashes with tests/tt_impl.c) to call the packed path
-   with each micro-kernel: the plain-C twin always, the SIMD kernel when the build has one
-   (make test also builds the suite with -march=native). References are double loops. */
+   with the micro-kernel of each ISA the CPU has (a context capped at that ISA), the plain-C
+   twin always. References are double loops. */
 #define TT_STATIC
 #define TINYTRACE_IMPLEMENTATION
 #include "../tinytrace.h"
@@ -34,16 +34,29 @@ static float *sg_random(int64_t n, unsigned long long seed) {
     return f;
 }
 
-/* Runs the packed path with kernel uk on one shape (A and B optionally transposed) and
+/* A context whose kernels are those of ISA isa (NULL when the CPU lacks it), n_threads threads. */
+static tt_ctx *sg_ctx(tt__isa isa, int n_threads) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *c;
+    d.isa = tt__isa_names[isa];
+    d.n_threads = n_threads;
+    c = tt_ctx_create(&d);
+    if (c && strcmp(tt_ctx_isa(c), tt__isa_names[isa]) != 0) {
+        tt_ctx_destroy(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Runs the packed path with the kernels of c on one shape (A and B optionally transposed) and
    checks every element against the double reference within 2e-6 * sum|a*b|; the sums
    sum|a*b| go to bound_out when it is not NULL. */
-static void sg_check_shape(tt_ctx *c, int64_t M, int64_t N, int64_t K, bool ta, bool tb,
-                           tt__ukernel_fn uk, float *out, double *bound_out) {
+static void sg_check_shape(tt_ctx *c, int64_t M, int64_t N, int64_t K, bool ta, bool tb, float *out, double *bound_out) {
     float *A = sg_random(M * K, (unsigned long long)(M * 7 + K)), *B = sg_random(K * N, (unsigned long long)(N * 3 + K));
     double *ref = (double *)malloc(sizeof(double) * (size_t)(M * N)), *bound = (double *)malloc(sizeof(double) * (size_t)(M * N));
     int64_t sam = ta ? 1 : K, sak = ta ? M : 1, sbk = tb ? 1 : N, sbn = tb ? K : 1, e, bad = 0;
     sg_reference(M, N, K, A, sam, sak, B, sbk, sbn, ref, bound);
-    CHECK(tt__sgemm_packed(c, M, N, K, A, sam, sak, B, sbk, sbn, out, uk));
+    CHECK(tt__sgemm_packed(c, M, N, K, A, sam, sak, B, sbk, sbn, out));
     for (e = 0; e < M * N; e++) if (!(fabs(out[e] - ref[e]) <= 2e-6 * bound[e] + 1e-30)) bad++;
     if (!CHECK_EQ_INT(bad, 0)) printf("    shape %lldx%lldx%lld ta=%d tb=%d\n", (long long)M, (long long)N, (long long)K, ta, tb);
     if (bound_out) memcpy(bound_out, bound, sizeof(double) * (size_t)(M * N));
@@ -56,40 +69,44 @@ static const int64_t sg_shapes[][3] = {
 };
 
 static void test_sgemm_c_twin(void) {
-    tt_ctx *c = tu_ctx();
+    tt_ctx *c = sg_ctx(TT__ISA_SCALAR, 0);
     size_t s;
     int t;
     for (s = 0; s < sizeof sg_shapes / sizeof sg_shapes[0]; s++)
         for (t = 0; t < 4; t++) {
             float *out = (float *)malloc(sizeof(float) * (size_t)(sg_shapes[s][0] * sg_shapes[s][1]));
-            sg_check_shape(c, sg_shapes[s][0], sg_shapes[s][1], sg_shapes[s][2], (t & 1) != 0, (t & 2) != 0, tt__ukernel_ref, out, NULL);
+            sg_check_shape(c, sg_shapes[s][0], sg_shapes[s][1], sg_shapes[s][2], (t & 1) != 0, (t & 2) != 0, out, NULL);
             free(out);
             CHECK_GUARDS(c);
         }
     tt_ctx_destroy(c);
 }
 
-#ifdef TT__UKERNEL
-/* The SIMD kernel against the reference, and against its C twin (FMA rounds once, so
-   the two agree within the same error bound, not bit for bit). */
+/* The micro-kernel of every other ISA the CPU has against the reference, and against the C
+   twin (FMA rounds once, so they agree within the same error bound, not bit for bit). */
 static void test_sgemm_simd_vs_twin(void) {
-    tt_ctx *c = tu_ctx();
+    tt_ctx *twin = sg_ctx(TT__ISA_SCALAR, 0);
     size_t s;
-    int t;
-    for (s = 0; s < sizeof sg_shapes / sizeof sg_shapes[0]; s++)
-        for (t = 0; t < 4; t++) {
-            int64_t M = sg_shapes[s][0], N = sg_shapes[s][1], K = sg_shapes[s][2], e, bad = 0;
-            float *o1 = (float *)malloc(sizeof(float) * (size_t)(M * N)), *o2 = (float *)malloc(sizeof(float) * (size_t)(M * N));
-            double *bound = (double *)malloc(sizeof(double) * (size_t)(M * N));
-            sg_check_shape(c, M, N, K, (t & 1) != 0, (t & 2) != 0, TT__UKERNEL, o1, NULL);
-            sg_check_shape(c, M, N, K, (t & 1) != 0, (t & 2) != 0, tt__ukernel_ref, o2, bound);
-            for (e = 0; e < M * N; e++) if (!(fabs(o1[e] - o2[e]) <= 4e-6 * bound[e] + 1e-30)) bad++;
-            CHECK_EQ_INT(bad, 0);
-            free(o1); free(o2); free(bound);
-        }
-    tt_ctx_destroy(c);
+    int isa, t;
+    for (isa = TT__ISA_SCALAR + 1; isa < TT__ISA_COUNT; isa++) {
+        tt_ctx *c = sg_ctx((tt__isa)isa, 0);
+        if (!c) continue;                              /* not on this CPU (or in this build) */
+        for (s = 0; s < sizeof sg_shapes / sizeof sg_shapes[0]; s++)
+            for (t = 0; t < 4; t++) {
+                int64_t M = sg_shapes[s][0], N = sg_shapes[s][1], K = sg_shapes[s][2], e, bad = 0;
+                float *o1 = (float *)malloc(sizeof(float) * (size_t)(M * N)), *o2 = (float *)malloc(sizeof(float) * (size_t)(M * N));
+                double *bound = (double *)malloc(sizeof(double) * (size_t)(M * N));
+                sg_check_shape(c, M, N, K, (t & 1) != 0, (t & 2) != 0, o1, NULL);
+                sg_check_shape(twin, M, N, K, (t & 1) != 0, (t & 2) != 0, o2, bound);
+                for (e = 0; e < M * N; e++) if (!(fabs(o1[e] - o2[e]) <= 4e-6 * bound[e] + 1e-30)) bad++;
+                if (!CHECK_EQ_INT(bad, 0)) printf("    isa %s\n", tt__isa_names[isa]);
+                free(o1); free(o2); free(bound);
+            }
+        CHECK_GUARDS(c);
+        tt_ctx_destroy(c);
+    }
+    tt_ctx_destroy(twin);
 }
-#endif
 
 /* Bitwise the same result for 1, 2, 3 and 7 threads (the packed path's tasks are rows). */
 static void test_sgemm_threads_bitwise(void) {
@@ -102,7 +119,7 @@ static void test_sgemm_threads_bitwise(void) {
         tt_ctx *c;
         d.n_threads = threads[i];
         c = tt_ctx_create(&d);
-        CHECK(tt__sgemm_packed(c, M, N, K, A, K, 1, B, N, 1, i == 0 ? ref : out, tt__ukernel_ref));
+        CHECK(tt__sgemm_packed(c, M, N, K, A, K, 1, B, N, 1, i == 0 ? ref : out));
         if (i > 0) CHECK(memcmp(ref, out, sizeof(float) * (size_t)(M * N)) == 0);
         tt_ctx_destroy(c);
     }
@@ -111,10 +128,17 @@ static void test_sgemm_threads_bitwise(void) {
 
 /* The blocks come from the cache sizes and keep the kernel's alignment needs. */
 static void test_sgemm_blocking(void) {
-    tt__gemm_blocks b = tt__gemm_blocking();
-    CHECK(b.kc >= 64 && b.kc <= 512 && b.kc % 8 == 0);
-    CHECK(b.mc >= TT__MR && b.mc % TT__MR == 0);
-    CHECK(b.nc >= TT__NR && b.nc % TT__NR == 0);
+    int isa;
+    for (isa = 0; isa < TT__ISA_COUNT; isa++) {
+        const tt__kernels *kt = tt__kernels_for((tt__isa)isa);
+        tt__gemm_blocks b;
+        if (!kt) continue;
+        b = tt__gemm_blocking(kt);
+        CHECK(kt->mr <= TT__MR_MAX && kt->nr <= TT__NR_MAX);
+        CHECK(b.kc >= 64 && b.kc <= 512 && b.kc % 8 == 0);
+        CHECK(b.mc >= kt->mr && b.mc % kt->mr == 0);
+        CHECK(b.nc >= kt->nr && b.nc % kt->nr == 0);
+    }
 }
 
 /* The public op on a size that takes the packed path in SIMD builds. */
@@ -146,9 +170,7 @@ static void test_sgemm_through_matmul(void) {
 
 TT_TEST_GROUP(sgemm) = {
     {"c_twin", test_sgemm_c_twin},
-#ifdef TT__UKERNEL
     {"simd_vs_twin", test_sgemm_simd_vs_twin},
-#endif
     {"threads_bitwise", test_sgemm_threads_bitwise},
     {"blocking", test_sgemm_blocking},
     {"through_matmul", test_sgemm_through_matmul},
