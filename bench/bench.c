@@ -1,16 +1,21 @@
 /* bench.c - tinytrace's benchmark suite: one table of what this machine can do and how close
    tinytrace's eager ops and compiled graphs come to it.
 
-   Build and run: make bench   (gcc -std=c99 -O2 -march=native; 30 s to 70 s on 2 busy cores)
+   Build and run: make bench   (gcc -std=c99 -O2, no -march: built the way a user drops in the
+                                 header, tinytrace picks its kernels at run time; 30 s to 70 s
+                                 on 2 busy cores)
+       make bench-native                      the same built with -march=native
        make bench BENCH_ARGS="sgemm chain"   only the workloads whose name contains a word
        ./build/bench_suite [SUBSTRING...]     the same, run by hand from the repository root
        BENCH_QUICK=1                          3 to 5 short runs of everything (a smoke test)
        BENCH_CSV=path                         where the CSV goes (default bench/out/results.csv)
+       TT_ISA=avx2 or scalar                  caps the ISA the workloads run (not the peaks)
 
    What it measures, in this order:
-   1. The machine's limits (mode "machine"): the fp32 FMA peak of each instruction set compiled
-      in, with independent multiply-add chains that stay in registers, and the streaming
-      bandwidth of a triad a[i] = b[i] + s*c[i] on arrays larger than the L3 cache.
+   1. The machine's limits (mode "machine"): the fp32 FMA peak of each instruction set the CPU
+      has (avx512, avx2, scalar: one float per instruction), with independent multiply-add
+      chains that stay in registers, and the streaming bandwidth of a triad
+      a[i] = b[i] + s*c[i] on arrays larger than the L3 cache.
    2. Workloads, each eager (tinytrace ops, one scope per run so memory is reused) and compiled
       (traced once, then run as a graph), on 1 thread and on every online core: square SGEMM,
       a 9-op elementwise chain (also against plain C loops), SimpleCNN, an MLP, a transformer
@@ -34,11 +39,15 @@
    Columns: gflops from FLOP counts (2 x multiply-adds for matrix products and layers; the chain
    counts its 9 ops per element, the work inside tanh and sigmoid not counted); gbytes_s where
    a byte count is meaningful (the triad: 12 bytes per element; the chain: 8 bytes per element,
-   one read and one write, for every mode so that they compare); pct_of_peak against the best
-   FMA peak (compute rows) or the triad (bandwidth rows) at the same thread count, each taken
-   from its fastest run (a limit is what the machine does when nothing else runs; the machine
-   rows themselves show medians, so they can read below 100). The chain rows use the triad:
-   an elementwise op is expected to be memory-bound, and a low figure says it is not.
+   one read and one write, for every mode so that they compare); pct_of_peak against the FMA
+   peak of the row's isa (compute rows) or the triad (bandwidth rows) at the same thread
+   count, each taken from its fastest run (a limit is what the machine does when nothing else
+   runs; the machine rows themselves show medians, so they can read below 100). The chain rows
+   use the triad: an elementwise op is expected to be memory-bound, and a low figure says it
+   is not. isa: what the row's code ran: the peak kernel's ISA (machine rows), the context's
+   (tt_ctx_isa: eager and compiled rows), or "compiler" (plain C loops: the triad, c_loop).
+   The scalar peak is one float per instruction, but the compiler vectorizes tinytrace's
+   plain-C twins for the build's baseline (SSE2 without -march), so scalar rows can pass 100.
    dispatch_1000: median_ms is the time of all 1000 ops; the note gives microseconds per op
    (eager) or per node left after compilation (compiled, compiled_nofuse). */
 #define _POSIX_C_SOURCE 200809L
@@ -52,7 +61,31 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__AVX512F__) || defined(__AVX2__)
+
+/* The SIMD FMA peak kernels this build has. GCC and clang on x86-64 compile both in every
+   build through target attributes, as tinytrace compiles its kernels, so a plain -O2 build
+   still measures the peaks; each runs only where the CPU has it (fma_cpu_has). Other
+   compilers: those the flags enable. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define FMA_HAS_AVX512 1
+#define FMA_HAS_AVX2 1
+#define FMA_TARGET_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma")))
+#define FMA_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#else
+#if defined(__AVX512F__)
+#define FMA_HAS_AVX512 1
+#else
+#define FMA_HAS_AVX512 0
+#endif
+#if defined(__AVX2__) && defined(__FMA__)
+#define FMA_HAS_AVX2 1
+#else
+#define FMA_HAS_AVX2 0
+#endif
+#define FMA_TARGET_AVX512
+#define FMA_TARGET_AVX2
+#endif
+#if FMA_HAS_AVX512 || FMA_HAS_AVX2
 #include <immintrin.h>
 #endif
 
@@ -84,8 +117,8 @@ static int bench_selected(const char *name) {
 #define FMA_X12(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11)
 #define FMA_X24(X) FMA_X12(X) X(12) X(13) X(14) X(15) X(16) X(17) X(18) X(19) X(20) X(21) X(22) X(23)
 
-#if defined(__AVX512F__)
-static float fma_avx512(long iters, float mul, float add) {
+#if FMA_HAS_AVX512
+FMA_TARGET_AVX512 static float fma_avx512(long iters, float mul, float add) {
     __m512 m = _mm512_set1_ps(mul), a = _mm512_set1_ps(add), sum = _mm512_setzero_ps();
 #define FMA_DECL(i) __m512 r##i = _mm512_set1_ps((float)(i) * 1e-3f);
 #define FMA_STEP(i) r##i = _mm512_fmadd_ps(r##i, m, a);
@@ -101,8 +134,8 @@ static float fma_avx512(long iters, float mul, float add) {
 }
 #endif
 
-#if defined(__AVX2__) && defined(__FMA__)
-static float fma_avx2(long iters, float mul, float add) {
+#if FMA_HAS_AVX2
+FMA_TARGET_AVX2 static float fma_avx2(long iters, float mul, float add) {
     __m256 m = _mm256_set1_ps(mul), a = _mm256_set1_ps(add), sum = _mm256_setzero_ps();
     float lanes[8];
 #define FMA_DECL(i) __m256 r##i = _mm256_set1_ps((float)(i) * 1e-3f);
@@ -120,14 +153,21 @@ static float fma_avx2(long iters, float mul, float add) {
 }
 #endif
 
-/* Plain C: one float per multiply-add (fmaf is one instruction where the CPU has FMA). GCC
-   is told not to pack the 12 chains into vectors, which would make this a SIMD figure. */
+/* Plain C: one float per multiply-add. fmaf only where it is one instruction (flags with
+   FMA): elsewhere it is a libm call and the figure would be the call's cost, so a multiply and
+   an add (two instructions, the same 2 FLOPs). GCC is told not to pack the 12 chains into
+   vectors, which would make this a SIMD figure. */
+#if defined(FP_FAST_FMAF) || defined(__FMA__)
+#define FMA_SCALAR_STEP(r, m, a) fmaf(r, m, a)
+#else
+#define FMA_SCALAR_STEP(r, m, a) ((r) * (m) + (a))
+#endif
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize")))
 #endif
 static float fma_scalar(long iters, float m, float a) {
 #define FMA_DECL(i) float r##i = (float)(i) * 1e-3f;
-#define FMA_STEP(i) r##i = fmaf(r##i, m, a);
+#define FMA_STEP(i) r##i = FMA_SCALAR_STEP(r##i, m, a);
 #define FMA_SUM(i) sum += r##i;
     float sum = 0.0f;
     long it;
@@ -140,17 +180,47 @@ static float fma_scalar(long iters, float m, float a) {
     return sum;
 }
 
-typedef struct fma_isa { const char *name; float (*kernel)(long, float, float); int lanes, chains; } fma_isa;
+/* isa: tinytrace's name for the instruction set (the isa column, and the name a context's
+   desc.isa takes). */
+typedef struct fma_isa {
+    const char *name, *isa;
+    float (*kernel)(long, float, float);
+    int lanes, chains;
+} fma_isa;
 
 static const fma_isa fma_isas[] = {
-#if defined(__AVX512F__)
-    {"peak_fma_avx512", fma_avx512, 16, 24},
+#if FMA_HAS_AVX512
+    {"peak_fma_avx512", "avx512", fma_avx512, 16, 24},
 #endif
-#if defined(__AVX2__) && defined(__FMA__)
-    {"peak_fma_avx2", fma_avx2, 8, 12},
+#if FMA_HAS_AVX2
+    {"peak_fma_avx2", "avx2", fma_avx2, 8, 12},
 #endif
-    {"peak_fma_scalar", fma_scalar, 1, 12},
+    {"peak_fma_scalar", "scalar", fma_scalar, 1, 12},
 };
+#define FMA_N_ISAS ((int)(sizeof fma_isas / sizeof fma_isas[0]))
+
+static int fma_on[FMA_N_ISAS];           /* whether the CPU runs fma_isas[i]; see fma_find_cpu */
+
+/* Whether the CPU (and its OS) runs isa: a context capped at isa gets it only then, so this
+   is tinytrace's own CPUID and XGETBV check, not a second detector. A desc.isa overrides
+   TT_ISA, so the peaks do not follow that variable; the workloads do. */
+static int fma_cpu_has(const char *isa) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *c;
+    int has;
+    d.n_threads = 1;
+    d.isa = isa;
+    c = tt_ctx_create(&d);
+    if (!c) bench_fail("tt_ctx_create", "out of memory");
+    has = !strcmp(tt_ctx_isa(c), isa);
+    tt_ctx_destroy(c);
+    return has;
+}
+
+static void fma_find_cpu(void) {
+    int i;
+    for (i = 0; i < FMA_N_ISAS; i++) fma_on[i] = fma_cpu_has(fma_isas[i].isa);
+}
 
 typedef struct fma_job { const fma_isa *isa; int threads; volatile float sink[256]; } fma_job;
 
@@ -193,36 +263,36 @@ static double fma_flops(const fma_isa *isa, int threads) {
     return 2.0 * isa->chains * isa->lanes * (double)FMA_ITERS * threads;
 }
 
-/* Every ISA at every thread count, timed as one group; then the triad, 1 and all threads. The
-   peak and the bandwidth that pct_of_peak uses are the fastest runs: what the machine does
-   when nothing else runs (the shared VM's medians can be far lower); the rows show medians. */
+/* Every ISA the CPU has at every thread count, timed as one group; then the triad, 1 and all
+   threads. The peak of each ISA and the bandwidth that pct_of_peak uses are the fastest runs:
+   what the machine does when nothing else runs (the shared VM's medians can be far lower);
+   the rows show medians. */
 static void bench_machine(void) {
-    const int n_isa = (int)(sizeof fma_isas / sizeof fma_isas[0]);
-    static fma_job jobs[8][2];
+    static fma_job jobs[FMA_N_ISAS][2];
     static bench_group g;
     triad_job tj[2];
     float *a, *b, *c;
     int i, k;
     g.n = 0;
-    for (i = 0; i < n_isa; i++)
+    for (i = 0; i < FMA_N_ISAS; i++) {
+        if (!fma_on[i]) continue;                        /* not on this CPU: its instructions would fault */
         for (k = 0; k < bench_n_tcfg; k++) {
             jobs[i][k].isa = &fma_isas[i];
             jobs[i][k].threads = k ? bench_threads_all : 1;
             bench_variant_add(&g, "machine", jobs[i][k].threads, fma_once, &jobs[i][k]);
         }
+    }
     bench_measure_group(&g, BENCH_DEFAULT);
     for (i = 0; i < g.n; i++) {
         const fma_isa *isa = ((fma_job *)g.v[i].arg)->isa;
-        double gf = fma_flops(isa, g.v[i].threads) / g.v[i].t.best_s * 1e-9;
-        k = bench_tidx(g.v[i].threads);
-        if (gf > bench_peak_gflops[k]) bench_peak_gflops[k] = gf;
+        bench_set_peak(isa->isa, g.v[i].threads, fma_flops(isa, g.v[i].threads) / g.v[i].t.best_s * 1e-9);
     }
     for (i = 0; i < g.n; i++) {
         const fma_isa *isa = ((fma_job *)g.v[i].arg)->isa;
         char note[64];
         snprintf(note, sizeof note, "%d chains of FMA in registers", isa->chains);
-        bench_add_row(isa->name, "machine", g.v[i].threads, g.v[i].t, fma_flops(isa, g.v[i].threads), 0.0,
-                      BENCH_PCT_FLOPS, note);
+        bench_add_row(isa->name, "machine", g.v[i].threads, isa->isa, g.v[i].t, fma_flops(isa, g.v[i].threads),
+                      0.0, BENCH_PCT_FLOPS, note);
     }
 
     a = (float *)malloc((size_t)TRIAD_N * sizeof(float));
@@ -239,7 +309,7 @@ static void bench_machine(void) {
     bench_measure_group(&g, BENCH_DEFAULT);
     for (k = 0; k < bench_n_tcfg; k++) {
         bench_triad_gbs[k] = 12.0 * (double)TRIAD_N / g.v[k].t.best_s * 1e-9;
-        bench_add_row("triad_bw", "machine", g.v[k].threads, g.v[k].t, 0.0, 12.0 * (double)TRIAD_N,
+        bench_add_row("triad_bw", "machine", g.v[k].threads, "compiler", g.v[k].t, 0.0, 12.0 * (double)TRIAD_N,
                       BENCH_PCT_BYTES, "a=b+s*c, 3 x 128 MiB");
     }
     if (a[TRIAD_N / 2] != (float)((TRIAD_N / 2) & 1023) + 3.0f) bench_fail("triad", "wrong result");
@@ -359,13 +429,16 @@ static void bench_prepare(bench_state *s, const bench_model *m, tt_ctx *c, bench
     bench_ctx_ok(c, m->name);
     eager_reference(s);
     v = bench_variant_add(g, "eager", threads, eager_once, s);
+    v->isa = tt_ctx_isa(c);
     if (m->dispatch) { v->units = DISPATCH_OPS; v->unit = "op"; }
     v = bench_variant_add(g, "compiled", threads, graph_once, NULL);
+    v->isa = tt_ctx_isa(c);                              /* a graph keeps its tracing context's ISA */
     v->arg = s->graphs[0] = bench_compile(s, TT_PASS_ALL | TT_PASS_FREEZE, v->note, sizeof v->note);
     if (m->dispatch) {
         v->units = tt_graph_get_stats(s->graphs[0]).nodes;
         v->unit = "node";
         v = bench_variant_add(g, "compiled_nofuse", threads, graph_once, NULL);
+        v->isa = tt_ctx_isa(c);
         v->arg = s->graphs[1] = bench_compile(s, nofuse, v->note, sizeof v->note);
         v->units = tt_graph_get_stats(s->graphs[1]).nodes;
         v->unit = "node";
@@ -402,7 +475,7 @@ static void bench_model_run(const bench_model *m) {
                      v->units, v->unit, v->note[0] ? "; " : "", v->note);
         else
             snprintf(note, sizeof note, "%s", v->note);
-        bench_add_row(m->name, v->mode, v->threads, v->t, m->flops, m->bytes, m->pct_kind, note);
+        bench_add_row(m->name, v->mode, v->threads, v->isa, v->t, m->flops, m->bytes, m->pct_kind, note);
     }
     for (k = 0; k < bench_n_tcfg; k++) bench_release(&st[k]);
 }
@@ -460,6 +533,7 @@ static void chain_add(bench_group *g, chain_job *j, const char *mode, const floa
     j->y = (float *)malloc((size_t)CHAIN_N * sizeof(float));
     if (!j->y) bench_fail("chain", "out of memory");
     j->x = x; j->ref = ref; j->threads = threads; j->libm = libm;
+    v->isa = "compiler";                                 /* plain C: the build's flags decide, not TT_ISA */
     v->check = chain_check;
     if (libm) v->solo = &libm_plan;
 }
@@ -603,11 +677,14 @@ static void bench_summary(void) {
     }
     r1 = bench_find("sgemm_1024", "compiled", 1);
     rn = bench_find("sgemm_1024", "compiled", N);
-    if (r1) printf("  sgemm_1024 compiled: %.1f%% of the 1-thread FMA peak (%.1f GFLOP/s of %.1f)\n",
-                   r1->pct, r1->gflops, bench_peak_gflops[0]);
+    if (r1 && r1->pct >= 0.0)              /* the peak of the ISA it ran, as its row's pct_of_peak */
+        printf("  sgemm_1024 compiled: %.1f%% of the 1-thread FMA peak of %s (%.1f GFLOP/s of %.1f)\n",
+               r1->pct, r1->isa, r1->gflops, bench_peak_of(r1->isa, 1));
+    else if (r1)
+        printf("  sgemm_1024 compiled: %.1f GFLOP/s on %s (no FMA peak measured for it)\n", r1->gflops, r1->isa);
     if (r1 && rn && N > 1)
-        printf("  sgemm_1024 compiled on %d threads: %.2fx the 1-thread speed (%.1f%% of the %d-thread peak)\n",
-               N, r1->median_ms / rn->median_ms, rn->pct, N);
+        printf("  sgemm_1024 compiled on %d threads: %.2fx the 1-thread speed (%.1f%% of the %d-thread %s peak)\n",
+               N, r1->median_ms / rn->median_ms, rn->pct, N, rn->isa);
     for (k = 0; k < bench_n_tcfg; k++) {
         int th = k ? N : 1;
         a = bench_ms("chain", "compiled", th);
@@ -640,11 +717,23 @@ static double bench_loadavg(void) {
 
 /* ==== main ================================================================================================ */
 
+/* Whether the compiler's own code (plain-C twins, C loops, the triad) may use AVX2: tinytrace's
+   SIMD kernels are chosen at run time either way where GCC or clang builds for x86-64. */
+#if defined(__AVX2__)
+#define BENCH_BUILD_FLAGS "built with -march/-mavx2 flags"
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(TT_NO_SIMD)
+#define BENCH_BUILD_FLAGS "built without -march (dispatch)"
+#else
+#define BENCH_BUILD_FLAGS "built without -march/-mavx2 flags"
+#endif
+
 static void bench_print_machine(void) {
     char line[256], model[200] = "unknown CPU", date[64];
     FILE *f = fopen("/proc/cpuinfo", "r");
+    const char *env = getenv("TT_ISA");
     time_t now = time(NULL);
     struct tm tmv;
+    int i;
     while (f && fgets(line, sizeof line, f)) {
         char *colon = strchr(line, ':');
         if (!strncmp(line, "model name", 10) && colon) {
@@ -657,18 +746,11 @@ static void bench_print_machine(void) {
     localtime_r(&now, &tmv);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", &tmv);
     printf("# tinytrace %s benchmark, %s\n", tt_version(), date);
-    printf("# %s, %d online cores; ISAs compiled in:%s%s scalar\n", model, bench_threads_all,
-#if defined(__AVX512F__)
-           " avx512",
-#else
-           "",
-#endif
-#if defined(__AVX2__) && defined(__FMA__)
-           " avx2+fma"
-#else
-           ""
-#endif
-    );
+    printf("# %s, %d online cores; FMA peaks measured for the ISAs the CPU has:", model, bench_threads_all);
+    for (i = 0; i < FMA_N_ISAS; i++)
+        if (fma_on[i]) printf(" %s", fma_isas[i].isa);
+    printf("\n# workloads run isa %s (tt_ctx_isa; TT_ISA%s%s); %s\n", tt_ctx_isa(bench_ctx[0]),
+           env ? "=" : " unset", env ? env : "", BENCH_BUILD_FLAGS);
     printf("# load average (1 min) at start: %.2f; anything above 0 is another program sharing the cores\n",
            bench_loadavg());
     printf("# compiled = TT_MODE_REDUCE_OVERHEAD, TT_PASS_ALL | TT_PASS_FREEZE, inputs bound once%s\n\n",
@@ -691,13 +773,12 @@ int main(int argc, char **argv) {
         bench_ctx[k] = tt_ctx_create(&desc);
         if (!bench_ctx[k]) bench_fail("tt_ctx_create", "out of memory");
     }
-    bench_csv = fopen(csv_path, "w");
-    if (!bench_csv) {
+    if (!bench_csv_open(csv_path)) {
         fprintf(stderr, "bench: cannot write %s (run from the repository root, or set BENCH_CSV)\n", csv_path);
         return 1;
     }
-    fprintf(bench_csv, "workload,mode,threads,median_ms,p95_ms,gflops,gbytes_s,pct_of_peak\n");
 
+    fma_find_cpu();
     bench_print_machine();
     bench_print_header();
     fprintf(stderr, "bench: machine limits\n");

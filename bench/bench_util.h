@@ -39,6 +39,7 @@ typedef struct bench_timing { double median_s, p95_s, best_s; int runs; } bench_
 typedef struct bench_variant {
     char mode[24];
     int threads;
+    const char *isa;             /* the instruction set its code runs (the isa column); NULL until set */
     void (*run)(void *arg);
     void *arg;
     const bench_plan *solo;      /* NULL: timed with the group, round by round; else alone, with this plan */
@@ -177,11 +178,12 @@ static void bench_share(int64_t n, int part, int parts, int64_t *lo, int64_t *hi
 /* ---- the results table ----------------------------------------------------------------------- */
 
 /* pct_of_peak is computed against the machine limits measured first, at the same thread count:
-   compute-bound rows against the best ISA's FMA peak, bandwidth-bound rows against the triad. */
+   compute-bound rows against the FMA peak of the row's own isa (an AVX2 run is judged by what
+   AVX2 can do, not by AVX-512's peak), bandwidth-bound rows against the triad. */
 enum { BENCH_PCT_NONE, BENCH_PCT_FLOPS, BENCH_PCT_BYTES };
 
 typedef struct bench_row {
-    char workload[32], mode[24];
+    char workload[32], mode[24], isa[16];
     int threads;
     double median_ms, p95_ms, gflops, gbytes_s, pct;   /* gflops, gbytes_s, pct < 0: empty cell */
 } bench_row;
@@ -190,9 +192,49 @@ typedef struct bench_row {
 static bench_row bench_rows[BENCH_MAX_ROWS];
 static int bench_n_rows;
 static FILE *bench_csv;
-static double bench_peak_gflops[2], bench_triad_gbs[2];   /* [0]: 1 thread, [1]: all threads */
+static double bench_triad_gbs[2];                        /* [0]: 1 thread, [1]: all threads */
 
 static int bench_tidx(int threads) { return threads > 1; }
+
+/* The FMA peak of each ISA measured, by name: rows look theirs up by their isa column. */
+#define BENCH_MAX_PEAKS 4
+typedef struct bench_peak { const char *isa; double gflops[2]; } bench_peak;
+static bench_peak bench_peaks[BENCH_MAX_PEAKS];
+static int bench_n_peaks;
+
+static bench_peak *bench_peak_entry(const char *isa) {
+    int i;
+    for (i = 0; i < bench_n_peaks; i++)
+        if (!strcmp(bench_peaks[i].isa, isa)) return &bench_peaks[i];
+    return NULL;
+}
+
+/* Keeps the fastest FMA rate seen for (isa, thread count). */
+static void bench_set_peak(const char *isa, int threads, double gflops) {
+    bench_peak *p = bench_peak_entry(isa);
+    int ti = bench_tidx(threads);
+    if (!p && bench_n_peaks < BENCH_MAX_PEAKS) {
+        p = &bench_peaks[bench_n_peaks++];
+        memset(p, 0, sizeof *p);
+        p->isa = isa;
+    }
+    if (p && gflops > p->gflops[ti]) p->gflops[ti] = gflops;
+}
+
+/* The FMA peak of isa at that thread count, or 0 when none was measured (NEON has no peak
+   kernel; "compiler" rows are plain C loops): such rows leave pct_of_peak empty. */
+static double bench_peak_of(const char *isa, int threads) {
+    const bench_peak *p = isa ? bench_peak_entry(isa) : NULL;
+    return p ? p->gflops[bench_tidx(threads)] : 0.0;
+}
+
+/* Opens the CSV and writes its header line: the columns bench_add_row writes, in order. */
+static int bench_csv_open(const char *path) {
+    bench_csv = fopen(path, "w");
+    if (!bench_csv) return 0;
+    fprintf(bench_csv, "workload,mode,threads,median_ms,p95_ms,gflops,gbytes_s,pct_of_peak,isa\n");
+    return 1;
+}
 
 static void bench_cell(char *buf, size_t size, const char *fmt, double v) {
     if (v < 0.0) buf[0] = '\0';
@@ -200,39 +242,42 @@ static void bench_cell(char *buf, size_t size, const char *fmt, double v) {
 }
 
 static void bench_print_header(void) {
-    printf("%-22s %-16s %3s %11s %11s %9s %9s %7s  %s\n", "workload", "mode", "thr", "median_ms",
+    printf("%-22s %-16s %3s %-8s %11s %11s %9s %9s %7s  %s\n", "workload", "mode", "thr", "isa", "median_ms",
            "p95_ms", "GFLOP/s", "GB/s", "%peak", "note");
 }
 
-/* Adds a row: printed at once (the run takes minutes) and written to the CSV. */
-static const bench_row *bench_add_row(const char *workload, const char *mode, int threads, bench_timing t,
-                                      double flops, double bytes, int pct_kind, const char *note) {
+/* Adds a row: printed at once (the run takes minutes) and written to the CSV. isa: the
+   instruction set the row's code ran (see bench_variant). */
+static const bench_row *bench_add_row(const char *workload, const char *mode, int threads, const char *isa,
+                                      bench_timing t, double flops, double bytes, int pct_kind, const char *note) {
     bench_row *r = &bench_rows[bench_n_rows < BENCH_MAX_ROWS - 1 ? bench_n_rows++ : bench_n_rows];
     char g[32], b[32], p[32];
     int ti = bench_tidx(threads);
+    double peak = bench_peak_of(isa, threads);
     snprintf(r->workload, sizeof r->workload, "%s", workload);
     snprintf(r->mode, sizeof r->mode, "%s", mode);
+    snprintf(r->isa, sizeof r->isa, "%s", isa ? isa : "");
     r->threads = threads;
     r->median_ms = t.median_s * 1e3;
     r->p95_ms = t.p95_s * 1e3;
     r->gflops = flops > 0.0 ? flops / t.median_s * 1e-9 : -1.0;
     r->gbytes_s = bytes > 0.0 ? bytes / t.median_s * 1e-9 : -1.0;
     r->pct = -1.0;
-    if (pct_kind == BENCH_PCT_FLOPS && r->gflops >= 0.0 && bench_peak_gflops[ti] > 0.0)
-        r->pct = 100.0 * r->gflops / bench_peak_gflops[ti];
+    if (pct_kind == BENCH_PCT_FLOPS && r->gflops >= 0.0 && peak > 0.0)
+        r->pct = 100.0 * r->gflops / peak;
     if (pct_kind == BENCH_PCT_BYTES && r->gbytes_s >= 0.0 && bench_triad_gbs[ti] > 0.0)
         r->pct = 100.0 * r->gbytes_s / bench_triad_gbs[ti];
     bench_cell(g, sizeof g, "%.2f", r->gflops);
     bench_cell(b, sizeof b, "%.2f", r->gbytes_s);
     bench_cell(p, sizeof p, "%.1f", r->pct);
-    printf("%-22s %-16s %3d %11.4f %11.4f %9s %9s %7s  %s\n", r->workload, r->mode, threads,
+    printf("%-22s %-16s %3d %-8s %11.4f %11.4f %9s %9s %7s  %s\n", r->workload, r->mode, threads, r->isa,
            r->median_ms, r->p95_ms, g, b, p, note ? note : "");
     fflush(stdout);
     bench_cell(g, sizeof g, "%.4f", r->gflops);
     bench_cell(b, sizeof b, "%.4f", r->gbytes_s);
     bench_cell(p, sizeof p, "%.2f", r->pct);
-    if (bench_csv) fprintf(bench_csv, "%s,%s,%d,%.6f,%.6f,%s,%s,%s\n", r->workload, r->mode, threads,
-                           r->median_ms, r->p95_ms, g, b, p);
+    if (bench_csv) fprintf(bench_csv, "%s,%s,%d,%.6f,%.6f,%s,%s,%s,%s\n", r->workload, r->mode, threads,
+                           r->median_ms, r->p95_ms, g, b, p, r->isa);
     return r;
 }
 
