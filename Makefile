@@ -2,16 +2,18 @@
 #
 #   make            build the examples (build/examples/*)
 #   make demo       build and run the example a newcomer should see first
-#   make test       header compile matrix + the suite built 5 ways (gcc C99, clang C11, g++ C++17,
-#                   gcc gnu11 -march=native and -mavx2 -mfma for the SIMD kernels) and twice under
-#                   AddressSanitizer + UBSan (plain, and -march=native); the aarch64 build under
-#                   qemu where the cross tools are installed; ends with "N passed, N failed"
+#   make test       header compile matrix + the suite built 4 ways (gcc C99, clang C11, g++ C++17,
+#                   gcc gnu11) and under AddressSanitizer + UBSan, each run once per ISA the CPU
+#                   has (AVX-512, AVX2, plain C: chosen at run time, no -m flags); the aarch64
+#                   build under qemu where the cross tools are installed; ends with "N passed, N failed"
 #   make test-quick the suite once, gcc C99 (TEST_FILES=tests/test_x.c limits it; BUILD=dir)
 #   make test-cross the suite for aarch64 (aarch64-linux-gnu-gcc), run under qemu-aarch64
 #   make test-valgrind  the C99 suite under valgrind memcheck (minutes)
 #   make fuzz       both libFuzzer targets, FUZZ_SECONDS each (default 60)
-#   make bench      the benchmark suite: machine limits, then every workload eager and compiled
-#                   on 1 and all threads; one table, also in bench/out/results.csv (never part of test)
+#   make bench      the benchmark suite, built plain -O2 as users build (ISA chosen at run time):
+#                   machine limits, then every workload eager and compiled on 1 and all threads;
+#                   one table, also in bench/out/results.csv (never part of test)
+#   make bench-native  the same built with -march=native (bench/out/results_native.csv)
 #   make clean      remove build/
 
 # Build the test programs side by side (their runs stay in order, in the recipe of `test`).
@@ -39,7 +41,7 @@ CROSS_RUN  ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 HAVE_CROSS := $(shell command -v $(CROSS_CC) >/dev/null 2>&1 && command -v $(firstword $(CROSS_RUN)) >/dev/null 2>&1 && echo yes)
 CROSS_TEST := $(if $(HAVE_CROSS),$(BUILD)/test_aarch64)
 
-.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench clean
+.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native clean
 
 all: examples
 
@@ -68,20 +70,14 @@ $(BUILD)/test_c11_clang: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUI
 	$(CLANG) -std=c11 $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 $(BUILD)/test_cpp17: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
 	$(CXX) -std=c++17 -x c++ $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
-# The same suite with the machine's SIMD (AVX2/AVX-512 micro-kernels where the CPU has them),
-# in GCC's default GNU mode, where it contracts a*b+c into an FMA (ISO modes do not): a user's
-# plain `gcc -O2 -march=native` build, in which compiled graphs must still equal eager bitwise.
-$(BUILD)/test_native: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
-	$(GCC) -std=gnu11 $(WARN) $(OPT) -march=native -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
-# And with AVX2+FMA only, for the 6x16 micro-kernel (run where the CPU has AVX2 and FMA).
-$(BUILD)/test_avx2: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
-	$(GCC) -std=c99 $(WARN) $(OPT) -mavx2 -mfma -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
+# In GCC's default GNU mode, what `gcc -O2 file.c` gives a user: GCC contracts a*b+c into an
+# FMA in the AVX2 and AVX-512 twins (ISO modes do not), and compiled graphs must still equal
+# eager bitwise.
+$(BUILD)/test_gnu11: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
+	$(GCC) -std=gnu11 $(WARN) $(OPT) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
+# The sanitizers watch every ISA's kernels too (intrinsics, masked loads and stores).
 $(BUILD)/test_asan: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
 	$(CLANG) -std=c11 $(WARN) -O1 -g $(SANITIZE) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
-# And with the machine's SIMD, so the sanitizers also watch the intrinsics (masked loads and
-# stores, micro-kernels) that the plain build leaves out.
-$(BUILD)/test_asan_native: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/groups.inc
-	$(CLANG) -std=c11 $(WARN) -O1 -g -march=native $(SANITIZE) -I$(BUILD) $(TEST_SRCS) -o $@ $(LIBS)
 
 # The header alone, every compiler and mode, plus the firmware switches.
 compile-matrix:
@@ -96,6 +92,8 @@ compile-matrix:
 	$(GCC)   -std=c99   $(WARN) -O3 -c tests/compile_c.c -o $(BUILD)/cm_gcc_o3.o
 	$(CXX)   -std=c++17 $(WARN) -O3 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_o3.o
 	$(GCC)   -std=c99   $(WARN) -O2 -DTT_NO_THREADS -DTT_NO_STDIO -c tests/compile_c.c -o $(BUILD)/cm_nothreads.o
+	$(GCC)   -std=gnu11 $(WARN) -O2 -march=native -c tests/compile_c.c -o $(BUILD)/cm_native.o
+	$(CLANG) -std=c11   $(WARN) -O2 -mavx2 -mfma -c tests/compile_c.c -o $(BUILD)/cm_clang_avx2.o
 	$(GCC)   -std=gnu11 $(WARN) -O2 -march=native -DTT_NO_SIMD -c tests/compile_c.c -o $(BUILD)/cm_nosimd.o
 	@# the README's example, as a C++ user builds it (GCC warns on printf of a possibly NULL tt_error)
 	@awk '/^#define TINYTRACE_IMPLEMENTATION/{f=1} f&&/^```/{exit} f' README.md > $(BUILD)/readme_example.c
@@ -119,27 +117,24 @@ check-api:
 	bash tests/check_api_table.sh
 	sh tests/check_contents.sh
 
-test: compile-matrix check-api $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_native $(BUILD)/test_avx2 $(BUILD)/test_asan $(BUILD)/test_asan_native $(CROSS_TEST) examples
+test: compile-matrix check-api $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_gnu11 $(BUILD)/test_asan $(CROSS_TEST) examples
 	./$(BUILD)/test_c99 > $(BUILD)/test_c99.log || { cat $(BUILD)/test_c99.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_c99.log
 	./$(BUILD)/test_c11_clang > $(BUILD)/test_c11.log || { cat $(BUILD)/test_c11.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_c11.log
 	./$(BUILD)/test_cpp17 > $(BUILD)/test_cpp17.log || { cat $(BUILD)/test_cpp17.log; exit 1; }
 	@tail -n 1 $(BUILD)/test_cpp17.log
-	./$(BUILD)/test_native > $(BUILD)/test_native.log || { cat $(BUILD)/test_native.log; exit 1; }
-	@tail -n 1 $(BUILD)/test_native.log
-	@if grep -q avx2 /proc/cpuinfo 2>/dev/null && grep -q fma /proc/cpuinfo; then \
-	   ./$(BUILD)/test_avx2 > $(BUILD)/test_avx2.log || { cat $(BUILD)/test_avx2.log; exit 1; }; \
-	   tail -n 1 $(BUILD)/test_avx2.log; else echo "no AVX2+FMA on this CPU: test_avx2 not run"; fi
+	./$(BUILD)/test_gnu11 > $(BUILD)/test_gnu11.log || { cat $(BUILD)/test_gnu11.log; exit 1; }
+	@tail -n 1 $(BUILD)/test_gnu11.log
 	@if [ -n "$(HAVE_CROSS)" ]; then \
 	   $(CROSS_RUN) ./$(BUILD)/test_aarch64 > $(BUILD)/test_aarch64.log || { cat $(BUILD)/test_aarch64.log; exit 1; }; \
 	   echo "aarch64 (qemu): $$(tail -n 1 $(BUILD)/test_aarch64.log)"; \
 	 else echo "no $(CROSS_CC) or qemu-aarch64: the aarch64 suite is not run"; fi
 	@for e in $(EXAMPLES); do echo "running $$e"; ./$$e > /dev/null || exit 1; done
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/test_asan_native > $(BUILD)/test_asan_native.log || { cat $(BUILD)/test_asan_native.log; exit 1; }
-	@tail -n 1 $(BUILD)/test_asan_native.log
+	@grep '^== kernels' $(BUILD)/test_c99.log
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/test_asan
 
+# TT_ISA=avx2 (or scalar, ...) runs the one pass of that ISA.
 test-quick: $(BUILD)/test_c99
 	./$(BUILD)/test_c99
 
@@ -173,11 +168,21 @@ test-valgrind: $(BUILD)/test_c99
 
 # One program, one table (also in bench/out/results.csv); BENCH_ARGS="sgemm chain" runs the
 # workloads whose names contain one of the words, BENCH_QUICK=1 a few runs of each.
+# `bench` builds the benchmark as a user drops the header in (plain -O2: the kernels' ISA is
+# chosen at run time, TT_ISA caps it); `bench-native` with -march=native, to compare.
 bench: $(BUILD)/bench_suite
 	@mkdir -p bench/out
 	./$(BUILD)/bench_suite $(BENCH_ARGS)
 
-$(BUILD)/bench_%: bench/bench.c bench/bench_util.h bench/bench_models.h tinytrace.h
+bench-native: $(BUILD)/bench_suite_native
+	@mkdir -p bench/out
+	BENCH_CSV=bench/out/results_native.csv ./$(BUILD)/bench_suite_native $(BENCH_ARGS)
+
+$(BUILD)/bench_suite: bench/bench.c bench/bench_util.h bench/bench_models.h tinytrace.h
+	@mkdir -p $(BUILD)
+	$(GCC) -std=c99 $(WARN) -O2 -I. $< -o $@ $(LIBS)
+
+$(BUILD)/bench_suite_native: bench/bench.c bench/bench_util.h bench/bench_models.h tinytrace.h
 	@mkdir -p $(BUILD)
 	$(GCC) -std=c99 $(WARN) -O2 -march=native -I. $< -o $@ $(LIBS)
 

@@ -63,7 +63,7 @@ static const cc_fn cc_api[] = {
     CC_FN(tt_max_pool_ex), CC_FN(tt_avg_pool_ex), CC_FN(tt_upsample_nearest_scale), CC_FN(tt_upsample_bilinear),
     CC_FN(tt_upsample_bilinear_scale),
     /* access with call sites, threads */
-    CC_FN(tt_data_at), CC_FN(tt_item_at), CC_FN(tt_copy_to_f32_at), CC_FN(tt_get_at), CC_FN(tt_ctx_num_threads),
+    CC_FN(tt_data_at), CC_FN(tt_item_at), CC_FN(tt_copy_to_f32_at), CC_FN(tt_get_at), CC_FN(tt_ctx_num_threads), CC_FN(tt_ctx_isa),
     /* tracing, graphs, compiled functions */
     CC_FN(tt_trace_begin), CC_FN(tt_trace_input), CC_FN(tt_is_tracing), CC_FN(tt_trace_end), CC_FN(tt_graph_compile),
     CC_FN(tt_graph_run), CC_FN(tt_graph_bind), CC_FN(tt_graph_output), CC_FN(tt_graph_num_inputs),

@@ -1689,6 +1689,7 @@ static void fz_c_ctx_query(fz *f, fz_res *r) {
     case 1: tt_ctx_status(c); break;
     case 2: tt_clear_error(c); if (c && tt_ctx_status(c) != TT_OK) fz_fail(f, "error stays after clear", NULL); break;
     case 3: if (c && tt_ctx_num_threads(c) < 1) fz_fail(f, "fewer than one thread", NULL); break;
+    case 5: if (c ? !tt_ctx_isa(c) : tt_ctx_isa(c) != NULL) fz_fail(f, "no ISA name, or one for NULL", NULL); break;
     default: tt_ctx_used(c); break;
     }
 }
@@ -2155,7 +2156,7 @@ static const fz_fn fz_fns[] = {
     { "tt_ctx_desc_default", fz_c_desc_default, 0 }, { "tt_ctx_create", fz_c_ctx_create, 0 },
     { "tt_ctx_destroy", fz_c_ctx_destroy, 0 },
     { "tt_error", fz_c_ctx_query, 0 }, { "tt_ctx_status", fz_c_ctx_query, 1 }, { "tt_clear_error", fz_c_ctx_query, 2 },
-    { "tt_ctx_num_threads", fz_c_ctx_query, 3 }, { "tt_ctx_used", fz_c_ctx_query, 4 },
+    { "tt_ctx_num_threads", fz_c_ctx_query, 3 }, { "tt_ctx_used", fz_c_ctx_query, 4 }, { "tt_ctx_isa", fz_c_ctx_query, 5 },
     { "tt_ctx_check_guards", fz_c_check_guards, 0 },
     { "tt_scope_begin", fz_c_scope_begin, 0 }, { "tt_scope_end", fz_c_scope_end, 0 },   /* four times: */
     { "tt_scope_begin", fz_c_scope_begin, 0 }, { "tt_scope_end", fz_c_scope_end, 0 },   /* nested and */

@@ -519,6 +519,15 @@ static int ctx_create_neg_threads(ar_env *e) {
     tt_ctx_destroy(c);
     return c == NULL;
 }
+static int ctx_create_bad_isa(ar_env *e) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *c;
+    (void)e;
+    d.isa = "sse9";
+    c = tt_ctx_create(&d);
+    tt_ctx_destroy(c);
+    return c == NULL;
+}
 static int ctx_create_small_buffer(ar_env *e) {
     static unsigned char small[TT_CTX_OVERHEAD / 2];
     tt_ctx_desc d = tt_ctx_desc_default();
@@ -535,6 +544,7 @@ static int error_null(ar_env *e) { const char *s = tt_error(NULL); (void)e; retu
 static int status_null(ar_env *e) { (void)e; return tt_ctx_status(NULL) < 0; }
 static int clear_null(ar_env *e) { (void)e; tt_clear_error(NULL); return 1; }
 static int threads_null(ar_env *e) { (void)e; return tt_ctx_num_threads(NULL) <= 0; }
+static int isa_null(ar_env *e) { (void)e; return tt_ctx_isa(NULL) == NULL; }
 static int used_null(ar_env *e) { (void)e; return tt_ctx_used(NULL) == 0; }
 static int guards_null(ar_env *e) { (void)e; return !tt_ctx_check_guards(NULL); }
 static int scope_begin_null(ar_env *e) { tt_scope s = tt_scope_begin(NULL); (void)e; return s.ctx == NULL; }
@@ -587,12 +597,14 @@ static const ar_row context_rows[] = {
     ROW(tt_ctx_desc_default, "", TT_OK, desc_default_none),
     ROW(tt_ctx_create, "desc->mem_size", TT_OK, ctx_create_size_no_buffer),
     ROW(tt_ctx_create, "desc->n_threads", TT_OK, ctx_create_neg_threads),
+    ROW(tt_ctx_create, "desc->isa", TT_OK, ctx_create_bad_isa),
     ROW(tt_ctx_create, "desc->mem_buffer", TT_OK, ctx_create_small_buffer),
     ROW(tt_ctx_destroy, "ctx", TT_OK, ctx_destroy_null),
     ROW(tt_error, "ctx", TT_OK, error_null),
     ROW(tt_ctx_status, "ctx", TT_OK, status_null),
     ROW(tt_clear_error, "ctx", TT_OK, clear_null),
     ROW(tt_ctx_num_threads, "ctx", TT_OK, threads_null),
+    ROW(tt_ctx_isa, "ctx", TT_OK, isa_null),
     ROW(tt_ctx_used, "ctx", TT_OK, used_null),
     ROW(tt_ctx_check_guards, "ctx", TT_OK, guards_null),
     ROW(tt_scope_begin, "ctx", TT_OK, scope_begin_null),

@@ -1,8 +1,15 @@
-/* test_main.c - runs every test group of the suite.
+/* test_main.c - runs every test group of the suite, once for each ISA the CPU has.
    The Makefile writes groups.inc (one X(name) per TT_TEST_GROUP found in the test files it
-   builds), so a new test file needs no edit here. Run one group with: ./test unary */
+   builds), so a new test file needs no edit here. Run one group with: ./test unary
+   Each pass sets TT_ISA, so every context the tests make without naming an ISA runs that
+   ISA's kernels: every kernel test, compiled-against-eager and thread-count test runs under
+   AVX-512, AVX2 and plain C on a CPU with AVX-512. With TT_ISA already set, only that pass
+   runs (to debug one ISA). */
+#define _POSIX_C_SOURCE 200809L        /* setenv */
+#include <stdlib.h>
 #define TT_TEST_IMPLEMENTATION
 #include "tt_test.h"
+#include "../tinytrace.h"
 #include "groups.inc"
 
 #define X(g) TT_TEST_DECLARE(g);
@@ -13,4 +20,32 @@ TT_TEST_GROUPS
 static const tt_test_group all_groups[] = { TT_TEST_GROUPS {NULL, NULL} };
 #undef X
 
-int main(int argc, char **argv) { return tt_test_run(all_groups, argc, argv); }
+/* Does a context capped at isa run isa (the CPU and the build have it)? */
+static int isa_available(const char *isa) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *c;
+    int yes;
+    d.isa = isa;
+    c = tt_ctx_create(&d);
+    yes = c && strcmp(tt_ctx_isa(c), isa) == 0;
+    tt_ctx_destroy(c);
+    return yes;
+}
+
+int main(int argc, char **argv) {
+    static const char *const isas[] = {"avx512", "avx2", "neon", "scalar"};
+    const char *filter = tt_test_filter(argc, argv), *fixed = getenv("TT_ISA");
+    int passed = 0, failed = 0;
+    size_t i;
+    for (i = 0; i < sizeof isas / sizeof isas[0]; i++) {
+        char label[32];
+        if (fixed ? strcmp(fixed, isas[i]) != 0 : !isa_available(isas[i])) continue;
+        setenv("TT_ISA", isas[i], 1);
+        snprintf(label, sizeof label, "[%s] ", isas[i]);
+        printf("== kernels: %s\n", isas[i]);
+        tt_test_run_pass(all_groups, filter, label, &passed, &failed);
+    }
+    if (passed + failed == 0 && fixed) printf("TT_ISA=%s names no ISA of this CPU\n", fixed);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed || passed == 0 ? 1 : 0;
+}

@@ -48,6 +48,11 @@ int  tt_test__str_contains(const char *s, const char *sub, const char *file, int
 int  tt_test__allclose(const float *got, const double *want, long long n, double atol, double rtol,
                        const char *file, int line, const char *egot);
 int  tt_test_run(const tt_test_group *groups, int argc, char **argv);
+/* One pass over the groups: the tests whose "group/name" contains filter (NULL: all), their
+   names printed after label; adds to *passed and *failed. */
+void tt_test_run_pass(const tt_test_group *groups, const char *filter, const char *label, int *passed, int *failed);
+/* The filter argv asks for (--filter SUBSTRING or a bare SUBSTRING), or NULL. */
+const char *tt_test_filter(int argc, char **argv);
 #ifdef __cplusplus
 }
 #endif
@@ -130,16 +135,18 @@ int tt_test__allclose(const float *got, const double *want, long long n, double 
     return 0;
 }
 
-/* Runs every test of the groups (ended by a {NULL, NULL} entry) whose "group/name"
-   contains the filter. Returns the exit status. */
-int tt_test_run(const tt_test_group *groups, int argc, char **argv) {
+const char *tt_test_filter(int argc, char **argv) {
     const char *filter = NULL;
-    int passed = 0, failed = 0, i;
-    const tt_test_group *g;
+    int i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) filter = argv[++i];
         else filter = argv[i];
     }
+    return filter;
+}
+
+void tt_test_run_pass(const tt_test_group *groups, const char *filter, const char *label, int *passed, int *failed) {
+    const tt_test_group *g;
     for (g = groups; g->name; g++) {
         const tt_test_case *t;
         for (t = g->cases; t->name; t++) {
@@ -148,11 +155,18 @@ int tt_test_run(const tt_test_group *groups, int argc, char **argv) {
             if (filter && !strstr(full, filter)) continue;
             tt_test__failed_checks = 0;
             t->fn();
-            if (tt_test__failed_checks == 0) { passed++; printf("ok   %s\n", full); }
-            else { failed++; printf("FAIL %s (%d failed checks)\n", full, tt_test__failed_checks); }
+            if (tt_test__failed_checks == 0) { (*passed)++; printf("ok   %s%s\n", label, full); }
+            else { (*failed)++; printf("FAIL %s%s (%d failed checks)\n", label, full, tt_test__failed_checks); }
             fflush(stdout);
         }
     }
+}
+
+/* Runs every test of the groups (ended by a {NULL, NULL} entry) whose "group/name"
+   contains the filter. Returns the exit status. */
+int tt_test_run(const tt_test_group *groups, int argc, char **argv) {
+    int passed = 0, failed = 0;
+    tt_test_run_pass(groups, tt_test_filter(argc, argv), "", &passed, &failed);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
