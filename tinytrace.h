@@ -641,6 +641,7 @@ typedef struct tt_graph_stats {
     int    max_fused_ops;
     int    n_passes;                /* the passes the last compile ran (const_fold may run twice) */
     tt_pass_stat passes[12];
+    const char *isa;                /* the ISA its kernels run: the tracing context's (tt_ctx_isa) */
 } tt_graph_stats;
 
 /* Start recording ops of ctx. Fails if a trace is already running (no nesting). */
@@ -9101,6 +9102,7 @@ TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g) {
     s.constant_bytes = g->constant_bytes;
     s.n_passes = g->n_pass_stats;
     memcpy(s.passes, g->pass_stats, sizeof(tt_pass_stat) * (size_t)g->n_pass_stats);
+    s.isa = tt__isa_names[g->tape.kern->isa];
     if (g->compiled) {
         int p;
         for (p = 0; p < g->n_order; p++) {
@@ -9639,6 +9641,11 @@ TT_API void tt_graph_print(const tt_graph *g) {
         tt_graph_str(g, text, need);
         fputs(text, stdout);
         tt__heap_free(&g->tape.alloc, text);
+    }
+    if (g->compiled) {
+        tt_graph_stats st = tt_graph_get_stats(g);
+        printf("stats: %d nodes (%d traced), %d fused, arena %llu bytes, kernels %s\n", st.nodes, st.nodes_traced,
+               st.fused_nodes, (unsigned long long)st.arena_bytes, st.isa);
     }
     for (i = 0; i < tt_graph_num_warnings(g); i++) printf("warning: %s\n", tt_graph_warning(g, i));
 }

@@ -153,6 +153,7 @@ static void test_isa_graph_keeps_isa(void) {
         CHECK(tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) == TT_OK);
         CHECK(tt_graph_run(g, &x, 1) == TT_OK);
         CHECK_SAME_BITS(c, tt_graph_output(g, 0), eager);
+        CHECK_STR_EQ(tt_graph_get_stats(g).isa, "scalar");
     }
     tt_graph_destroy(g);
     tt_ctx_destroy(c);
