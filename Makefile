@@ -93,7 +93,6 @@ compile-matrix:
 	$(CXX)   -std=c++17 $(WARN) -O3 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_o3.o
 	$(GCC)   -std=c99   $(WARN) -O2 -DTT_NO_THREADS -DTT_NO_STDIO -c tests/compile_c.c -o $(BUILD)/cm_nothreads.o
 	$(GCC)   -std=gnu11 $(WARN) -O2 -march=native -c tests/compile_c.c -o $(BUILD)/cm_native.o
-	$(CLANG) -std=c11   $(WARN) -O2 -mavx2 -mfma -c tests/compile_c.c -o $(BUILD)/cm_clang_avx2.o
 	$(GCC)   -std=gnu11 $(WARN) -O2 -march=native -DTT_NO_SIMD -c tests/compile_c.c -o $(BUILD)/cm_nosimd.o
 	@# the README's example, as a C++ user builds it (GCC warns on printf of a possibly NULL tt_error)
 	@awk '/^#define TINYTRACE_IMPLEMENTATION/{f=1} f&&/^```/{exit} f' README.md > $(BUILD)/readme_example.c

@@ -1,11 +1,12 @@
-/* test_sgemm.c - white-box tests of the packed SGEMM: this file includes the implementation
-   itself (with TT_STATIC, so nothing clashes with tests/tt_impl.c) to call the packed path
-   with the micro-kernel of each ISA the CPU has (a context capped at that ISA), the plain-C
-   twin always. References are double loops. */
-#define TT_STATIC
-#define TINYTRACE_IMPLEMENTATION
-#include "../tinytrace.h"
+/* test_sgemm.c - white-box tests of the packed SGEMM: it calls the packed path (through
+   tests/tt_hooks.h) with the micro-kernel of each ISA the CPU has (a context capped at that
+   ISA), the plain-C twin always. References are double loops. */
 #include "test_util.h"
+#include "tt_hooks.h"
+
+/* The ISAs, the plain-C twin first. */
+static const char *const sg_isas[] = {"scalar", "neon", "avx2", "avx512"};
+#define SG_N_ISAS ((int)(sizeof sg_isas / sizeof sg_isas[0]))
 
 /* C = A*B in double, A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn]; bound[i*N+j] = sum |a*b|. */
 static void sg_reference(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
@@ -35,13 +36,13 @@ static float *sg_random(int64_t n, unsigned long long seed) {
 }
 
 /* A context whose kernels are those of ISA isa (NULL when the CPU lacks it), n_threads threads. */
-static tt_ctx *sg_ctx(tt__isa isa, int n_threads) {
+static tt_ctx *sg_ctx(const char *isa, int n_threads) {
     tt_ctx_desc d = tt_ctx_desc_default();
     tt_ctx *c;
-    d.isa = tt__isa_names[isa];
+    d.isa = isa;
     d.n_threads = n_threads;
     c = tt_ctx_create(&d);
-    if (c && strcmp(tt_ctx_isa(c), tt__isa_names[isa]) != 0) {
+    if (c && strcmp(tt_ctx_isa(c), isa) != 0) {
         tt_ctx_destroy(c);
         return NULL;
     }
@@ -56,7 +57,7 @@ static void sg_check_shape(tt_ctx *c, int64_t M, int64_t N, int64_t K, bool ta, 
     double *ref = (double *)malloc(sizeof(double) * (size_t)(M * N)), *bound = (double *)malloc(sizeof(double) * (size_t)(M * N));
     int64_t sam = ta ? 1 : K, sak = ta ? M : 1, sbk = tb ? 1 : N, sbn = tb ? K : 1, e, bad = 0;
     sg_reference(M, N, K, A, sam, sak, B, sbk, sbn, ref, bound);
-    CHECK(tt__sgemm_packed(c, M, N, K, A, sam, sak, B, sbk, sbn, out));
+    CHECK(tt_hook_sgemm_packed(c, M, N, K, A, sam, sak, B, sbk, sbn, out));
     for (e = 0; e < M * N; e++) if (!(fabs(out[e] - ref[e]) <= 2e-6 * bound[e] + 1e-30)) bad++;
     if (!CHECK_EQ_INT(bad, 0)) printf("    shape %lldx%lldx%lld ta=%d tb=%d\n", (long long)M, (long long)N, (long long)K, ta, tb);
     if (bound_out) memcpy(bound_out, bound, sizeof(double) * (size_t)(M * N));
@@ -69,7 +70,7 @@ static const int64_t sg_shapes[][3] = {
 };
 
 static void test_sgemm_c_twin(void) {
-    tt_ctx *c = sg_ctx(TT__ISA_SCALAR, 0);
+    tt_ctx *c = sg_ctx("scalar", 0);
     size_t s;
     int t;
     for (s = 0; s < sizeof sg_shapes / sizeof sg_shapes[0]; s++)
@@ -85,11 +86,11 @@ static void test_sgemm_c_twin(void) {
 /* The micro-kernel of every other ISA the CPU has against the reference, and against the C
    twin (FMA rounds once, so they agree within the same error bound, not bit for bit). */
 static void test_sgemm_simd_vs_twin(void) {
-    tt_ctx *twin = sg_ctx(TT__ISA_SCALAR, 0);
+    tt_ctx *twin = sg_ctx("scalar", 0);
     size_t s;
     int isa, t;
-    for (isa = TT__ISA_SCALAR + 1; isa < TT__ISA_COUNT; isa++) {
-        tt_ctx *c = sg_ctx((tt__isa)isa, 0);
+    for (isa = 1; isa < SG_N_ISAS; isa++) {
+        tt_ctx *c = sg_ctx(sg_isas[isa], 0);
         if (!c) continue;                              /* not on this CPU (or in this build) */
         for (s = 0; s < sizeof sg_shapes / sizeof sg_shapes[0]; s++)
             for (t = 0; t < 4; t++) {
@@ -99,7 +100,7 @@ static void test_sgemm_simd_vs_twin(void) {
                 sg_check_shape(c, M, N, K, (t & 1) != 0, (t & 2) != 0, o1, NULL);
                 sg_check_shape(twin, M, N, K, (t & 1) != 0, (t & 2) != 0, o2, bound);
                 for (e = 0; e < M * N; e++) if (!(fabs(o1[e] - o2[e]) <= 4e-6 * bound[e] + 1e-30)) bad++;
-                if (!CHECK_EQ_INT(bad, 0)) printf("    isa %s\n", tt__isa_names[isa]);
+                if (!CHECK_EQ_INT(bad, 0)) printf("    isa %s\n", sg_isas[isa]);
                 free(o1); free(o2); free(bound);
             }
         CHECK_GUARDS(c);
@@ -119,7 +120,7 @@ static void test_sgemm_threads_bitwise(void) {
         tt_ctx *c;
         d.n_threads = threads[i];
         c = tt_ctx_create(&d);
-        CHECK(tt__sgemm_packed(c, M, N, K, A, K, 1, B, N, 1, i == 0 ? ref : out));
+        CHECK(tt_hook_sgemm_packed(c, M, N, K, A, K, 1, B, N, 1, i == 0 ? ref : out));
         if (i > 0) CHECK(memcmp(ref, out, sizeof(float) * (size_t)(M * N)) == 0);
         tt_ctx_destroy(c);
     }
@@ -129,15 +130,16 @@ static void test_sgemm_threads_bitwise(void) {
 /* The blocks come from the cache sizes and keep the kernel's alignment needs. */
 static void test_sgemm_blocking(void) {
     int isa;
-    for (isa = 0; isa < TT__ISA_COUNT; isa++) {
-        const tt__kernels *kt = tt__kernels_for((tt__isa)isa);
-        tt__gemm_blocks b;
-        if (!kt) continue;
-        b = tt__gemm_blocking(kt);
-        CHECK(kt->mr <= TT__MR_MAX && kt->nr <= TT__NR_MAX);
+    for (isa = 0; isa < SG_N_ISAS; isa++) {
+        tt_hook_tile b;
+        if (!tt_hook_gemm_tile(sg_isas[isa], &b)) {
+            CHECK(isa != 0);                           /* the plain-C table is always there */
+            continue;
+        }
+        CHECK(b.mr <= b.mr_max && b.nr <= b.nr_max);
         CHECK(b.kc >= 64 && b.kc <= 512 && b.kc % 8 == 0);
-        CHECK(b.mc >= kt->mr && b.mc % kt->mr == 0);
-        CHECK(b.nc >= kt->nr && b.nc % kt->nr == 0);
+        CHECK(b.mc >= b.mr && b.mc % b.mr == 0);
+        CHECK(b.nc >= b.nr && b.nc % b.nr == 0);
     }
 }
 
