@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.5.0 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.6.0 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -67,7 +67,7 @@
      written straight and checked once at the end. Nothing aborts on user error; running
      out of arena memory is an error like any other. tt_clear_error() resets the state.
 
-   LIMITS (v0.5)
+   LIMITS (v0.6)
      All arithmetic computes in f32; f16/bf16 are storage types (tt_cast converts them).
      Arithmetic on i32/bool inputs converts them to f32. Tensors have at most TT_MAX_DIMS dims.
      Tracing needs the heap. SIMD kernels (AVX-512, AVX2+FMA) are chosen at run time on
@@ -112,9 +112,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  5
+#define TT_VERSION_MINOR  6
 #define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.5.0"
+#define TT_VERSION_STRING "0.6.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */

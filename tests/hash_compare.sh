@@ -4,8 +4,10 @@
 #   bash tests/hash_compare.sh BASE_DIR NEW_DIR
 #
 # Builds tests/hash_outputs.c (this checkout's copy) against BASE_DIR/tinytrace.h and against
-# NEW_DIR/tinytrace.h, each twice: gcc -std=c99 -O2, and the same with -march=native (the SIMD
-# kernels are chosen at compile time). Runs all four and diffs base against new per flag set.
+# NEW_DIR/tinytrace.h, each twice: gcc -std=c99 -O2, and the same with -march=native (since
+# v0.6 the SIMD kernels are chosen at run time, but the plain-C twins and the code that is not
+# a twin follow the flags; TT_ISA picks the ISA both builds run). Runs all four and diffs base
+# against new per flag set.
 # Prints "hashes identical: N lines" and exits 0, or the differing lines and exits 1.
 # Build errors, compiler warnings, and runs that fail or report ERROR lines are shown too;
 # a failed build or run also gives exit 1 (warnings alone do not).
