@@ -39,9 +39,8 @@ CROSS_RUN  ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 # The aarch64 suite is part of `make test` where the cross compiler and qemu are installed
 # (.ci/run installs them); elsewhere test says it was not run.
 HAVE_CROSS := $(shell command -v $(CROSS_CC) >/dev/null 2>&1 && command -v $(firstword $(CROSS_RUN)) >/dev/null 2>&1 && echo yes)
-CROSS_TEST := $(if $(HAVE_CROSS),$(BUILD)/test_aarch64)
 
-.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native clean
+.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native clean FORCE
 
 all: examples
 
@@ -116,22 +115,27 @@ check-api:
 	bash tests/check_api_table.sh
 	sh tests/check_contents.sh
 
-test: compile-matrix check-api $(BUILD)/test_c99 $(BUILD)/test_c11_clang $(BUILD)/test_cpp17 $(BUILD)/test_gnu11 $(BUILD)/test_asan $(CROSS_TEST) examples
-	./$(BUILD)/test_c99 > $(BUILD)/test_c99.log || { cat $(BUILD)/test_c99.log; exit 1; }
-	@tail -n 1 $(BUILD)/test_c99.log
-	./$(BUILD)/test_c11_clang > $(BUILD)/test_c11.log || { cat $(BUILD)/test_c11.log; exit 1; }
-	@tail -n 1 $(BUILD)/test_c11.log
-	./$(BUILD)/test_cpp17 > $(BUILD)/test_cpp17.log || { cat $(BUILD)/test_cpp17.log; exit 1; }
-	@tail -n 1 $(BUILD)/test_cpp17.log
-	./$(BUILD)/test_gnu11 > $(BUILD)/test_gnu11.log || { cat $(BUILD)/test_gnu11.log; exit 1; }
-	@tail -n 1 $(BUILD)/test_gnu11.log
-	@if [ -n "$(HAVE_CROSS)" ]; then \
-	   TT_ISA=neon $(CROSS_RUN) ./$(BUILD)/test_aarch64 > $(BUILD)/test_aarch64.log || { cat $(BUILD)/test_aarch64.log; exit 1; }; \
-	   echo "aarch64 (qemu): $$(tail -n 1 $(BUILD)/test_aarch64.log)"; \
+# Each suite run is a target of its own, so that `make -j` runs a suite while the others still
+# compile (qemu's and ASan's runs are long); its output goes to a .log, and FORCE runs it on every
+# `make test`. The recipe of test prints the last line of each log, ASan's last.
+SUITE_RUNS := $(BUILD)/test_c99.run $(BUILD)/test_c11_clang.run $(BUILD)/test_cpp17.run $(BUILD)/test_gnu11.run \
+              $(BUILD)/test_asan.run $(if $(HAVE_CROSS),$(BUILD)/test_aarch64.run) $(BUILD)/examples.run
+
+test: compile-matrix check-api $(SUITE_RUNS)
+	@for t in c99 c11_clang cpp17 gnu11; do echo "test_$$t: $$(tail -n 1 $(BUILD)/test_$$t.log)"; done
+	@if [ -n "$(HAVE_CROSS)" ]; then echo "aarch64 (qemu, NEON pass): $$(tail -n 1 $(BUILD)/test_aarch64.log)"; \
 	 else echo "no $(CROSS_CC) or qemu-aarch64: the aarch64 suite is not run"; fi
-	@for e in $(EXAMPLES); do echo "running $$e"; ./$$e > /dev/null || exit 1; done
 	@grep '^== kernels' $(BUILD)/test_c99.log
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$(BUILD)/test_asan
+	@echo "test_asan (AddressSanitizer + UBSan, leak checks):"
+	@tail -n 1 $(BUILD)/test_asan.log
+
+$(BUILD)/%.run: $(BUILD)/% FORCE
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ./$< > $(BUILD)/$*.log 2>&1 || { cat $(BUILD)/$*.log; exit 1; }
+$(BUILD)/test_aarch64.run: $(BUILD)/test_aarch64 FORCE
+	TT_ISA=neon $(CROSS_RUN) ./$< > $(BUILD)/test_aarch64.log 2>&1 || { cat $(BUILD)/test_aarch64.log; exit 1; }
+$(BUILD)/examples.run: $(EXAMPLES) FORCE
+	@for e in $(EXAMPLES); do echo "running $$e"; ./$$e > /dev/null || exit 1; done
+FORCE:
 
 # TT_ISA=avx2 (or scalar, ...) runs the one pass of that ISA.
 test-quick: $(BUILD)/test_c99
