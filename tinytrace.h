@@ -1829,7 +1829,6 @@ typedef struct tt__kernels {
     int            mr, nr;                 /* the SGEMM tile: MR rows of A by NR columns of B */
     tt__ukernel_fn ukernel;                /* MR x NR */
     tt__ukernel_fn ukernel_16, ukernel_32; /* MR x 16 and MR x 32 over NR-wide slivers; NULL: none */
-    bool           packs;                  /* large GEMMs take the packed path (else the direct loops) */
     /* MR rows of A into a sliver, columns [0, kc): the first column it did not pack; NULL: none */
     int64_t      (*pack_a_rows)(float *Ap, const float *src, int64_t sam, int64_t kc);
     void         (*copy_run)(float *d, const float *r, int64_t s, int64_t n);
@@ -5014,7 +5013,7 @@ static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N,
    with AVX-512 a product narrower than a 48-column sliver runs on the narrow kernels (N <= 32)
    or a full kernel into the edge buffer (N = 33..47): 4-6x the direct loops with many rows. */
 static bool tt__gemm_is_packed(const tt__kernels *kt, int64_t M, int64_t N, int64_t K) {
-    return kt->packs && M >= kt->mr && N >= 16 && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
+    return M >= kt->mr && N >= 16 && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
 }
 
 /* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn];
@@ -7066,26 +7065,26 @@ TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_
     tt__att_softmax_step##suffix, tt__reduce_task##suffix, tt__softmax_task##suffix, tt__norm_task##suffix,  \
     tt__gemm_task##suffix, tt__depthwise_plane##suffix, tt__pool_plane##suffix
 
-/* isa, MR, NR, micro-kernel, narrow kernels, packed path, A packer, run copy, twins */
+/* isa, MR, NR, micro-kernel, narrow kernels, A packer, run copy, twins */
 static const tt__kernels tt__kernels_ref = {
-    TT__ISA_SCALAR, TT__MR_REF, TT__NR_REF, tt__ukernel_ref, NULL, NULL, true, NULL, tt__copy_run_ref,
+    TT__ISA_SCALAR, TT__MR_REF, TT__NR_REF, tt__ukernel_ref, NULL, NULL, NULL, tt__copy_run_ref,
     TT__TWIN_KERNELS(_ref)
 };
 #if TT__SIMD_NEON
 static const tt__kernels tt__kernels_neon = {
-    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, true, NULL, tt__copy_run_ref,
+    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, NULL, tt__copy_run_ref,
     TT__TWIN_KERNELS(_ref)             /* the compiler vectorizes the plain C with NEON, aarch64's baseline */
 };
 #endif
 #if TT__SIMD_AVX2
 static const tt__kernels tt__kernels_avx2 = {
-    TT__ISA_AVX2, 6, 16, tt__ukernel_avx2, NULL, NULL, true, NULL, tt__copy_run_ref,
+    TT__ISA_AVX2, 6, 16, tt__ukernel_avx2, NULL, NULL, NULL, tt__copy_run_ref,
     TT__TWIN_KERNELS(_avx2)
 };
 #endif
 #if TT__SIMD_AVX512
 static const tt__kernels tt__kernels_avx512 = {
-    TT__ISA_AVX512, 8, 48, tt__ukernel_avx512, tt__ukernel_avx512_16, tt__ukernel_avx512_32, true,
+    TT__ISA_AVX512, 8, 48, tt__ukernel_avx512, tt__ukernel_avx512_16, tt__ukernel_avx512_32,
     tt__pack_a_rows_avx512, tt__copy_run_avx512, TT__TWIN_KERNELS(_avx512)
 };
 #endif
