@@ -821,7 +821,7 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__RESTRICT
 #endif
 
-/* For code that some builds do not call (the plain-C twin of a SIMD kernel). */
+/* For code that some translation units do not call (a hook of the white-box tests). */
 #if defined(__GNUC__) || defined(__clang__)
 #define TT__MAYBE_UNUSED __attribute__((unused))
 #else
