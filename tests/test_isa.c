@@ -16,15 +16,6 @@ static tt_ctx *isa_ctx(const char *isa) {
     return tt_ctx_create(&d);
 }
 
-/* The ISA name of a context capped at isa, or "(null ctx)". */
-static const char *isa_of_capped(const char *isa) {
-    static char name[16];
-    tt_ctx *c = isa_ctx(isa);
-    snprintf(name, sizeof name, "%s", c ? tt_ctx_isa(c) : "(null ctx)");
-    tt_ctx_destroy(c);
-    return name;
-}
-
 /* Rank of a name in the cap order (scalar < neon < avx2 < avx512), -1 for none. */
 static int isa_rank(const char *name) {
     static const char *const order[] = {"scalar", "neon", "avx2", "avx512"};
@@ -36,11 +27,11 @@ static int isa_rank(const char *name) {
 static void test_isa_names_and_caps(void) {
     size_t i;
     CHECK(tt_ctx_isa(NULL) == NULL);
-    CHECK_STR_EQ(isa_of_capped("scalar"), "scalar");
-    CHECK_STR_EQ(isa_of_capped("avx3"), "(null ctx)");   /* not a name: no context */
-    CHECK_STR_EQ(isa_of_capped(""), "(null ctx)");
+    CHECK_STR_EQ(tu_isa_of_capped("scalar"), "scalar");
+    CHECK_STR_EQ(tu_isa_of_capped("avx3"), "(null ctx)");   /* not a name: no context */
+    CHECK_STR_EQ(tu_isa_of_capped(""), "(null ctx)");
     for (i = 0; i < sizeof isa_names / sizeof isa_names[0]; i++) {
-        const char *got = isa_of_capped(isa_names[i]);
+        const char *got = tu_isa_of_capped(isa_names[i]);
         CHECK(isa_rank(got) >= 0 && isa_rank(got) <= isa_rank(isa_names[i]));   /* a cap, never above */
     }
 }
@@ -79,12 +70,12 @@ static const char *isa_from_cpuinfo(void) {
 static void test_isa_best_of_cpu(void) {
 #if ISA_X86_DISPATCH
     const char *want = isa_from_cpuinfo();
-    if (want[0]) CHECK_STR_EQ(isa_of_capped("avx512"), want);
-    else CHECK(isa_rank(isa_of_capped("avx512")) >= 0);
+    if (want[0]) CHECK_STR_EQ(tu_isa_of_capped("avx512"), want);
+    else CHECK(isa_rank(tu_isa_of_capped("avx512")) >= 0);
 #elif defined(__aarch64__) && !defined(TT_NO_SIMD)
-    CHECK_STR_EQ(isa_of_capped("avx512"), "neon");   /* NEON is the aarch64 baseline */
+    CHECK_STR_EQ(tu_isa_of_capped("avx512"), "neon");   /* NEON is the aarch64 baseline */
 #else
-    CHECK_STR_EQ(isa_of_capped("avx512"), "scalar");
+    CHECK_STR_EQ(tu_isa_of_capped("avx512"), "scalar");
 #endif
 }
 
@@ -105,7 +96,7 @@ static void test_isa_simd_kernels_ran(void) {
     double va[96 * 96], vb[96 * 96];
     float *simd, *plain;
     int64_t e, differ = 0, bad = 0;
-    const char *best = isa_of_capped("avx512");
+    const char *best = tu_isa_of_capped("avx512");
     tu_uniform(va, 96 * 96, 41, -1, 1);
     tu_uniform(vb, 96 * 96, 42, -1, 1);
     simd = isa_matmul(best, va, vb);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #define TT_TEST_IMPLEMENTATION
 #include "tt_test.h"
-#include "../tinytrace.h"
+#include "test_util.h"
 #include "groups.inc"
 
 #define X(g) TT_TEST_DECLARE(g);
@@ -20,18 +20,6 @@ TT_TEST_GROUPS
 static const tt_test_group all_groups[] = { TT_TEST_GROUPS {NULL, NULL} };
 #undef X
 
-/* Does a context capped at isa run isa (the CPU and the build have it)? */
-static int isa_available(const char *isa) {
-    tt_ctx_desc d = tt_ctx_desc_default();
-    tt_ctx *c;
-    int yes;
-    d.isa = isa;
-    c = tt_ctx_create(&d);
-    yes = c && strcmp(tt_ctx_isa(c), isa) == 0;
-    tt_ctx_destroy(c);
-    return yes;
-}
-
 int main(int argc, char **argv) {
     static const char *const isas[] = {"avx512", "avx2", "neon", "scalar"};
     const char *filter = tt_test_filter(argc, argv), *fixed = getenv("TT_ISA");
@@ -39,7 +27,7 @@ int main(int argc, char **argv) {
     size_t i;
     for (i = 0; i < sizeof isas / sizeof isas[0]; i++) {
         char label[32];
-        if (fixed ? strcmp(fixed, isas[i]) != 0 : !isa_available(isas[i])) continue;
+        if (strcmp(fixed ? fixed : tu_isa_of_capped(isas[i]), isas[i]) != 0) continue;   /* not this pass */
         setenv("TT_ISA", isas[i], 1);
         snprintf(label, sizeof label, "[%s] ", isas[i]);
         printf("== kernels: %s\n", isas[i]);

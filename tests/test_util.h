@@ -22,7 +22,8 @@
    - CHECK_ERROR():     the context holds an error of this status whose message contains a
                         substring; clears it afterwards;
    - CHECK_ERROR_EITHER(): the same for an error of either of two statuses;
-   - CHECK_GUARDS():    no guard region of the context was overwritten.
+   - CHECK_GUARDS():    no guard region of the context was overwritten;
+   - tu_isa_of_capped(): the ISA a context capped at an ISA name runs (tt_ctx_isa).
    All functions are static inline so each test file may use any subset of them. */
 #ifndef TT_TEST_UTIL_H
 #define TT_TEST_UTIL_H
@@ -39,6 +40,19 @@ static inline tt_ctx *tu_ctx(void) {
     tt_ctx_desc d = tt_ctx_desc_default();
     d.debug_guards = 1;
     return tt_ctx_create(&d);
+}
+
+/* The ISA name a context capped at isa runs, or "(null ctx)" when isa names none: isa
+   itself exactly when the CPU and the build have it. The text lives until the next call. */
+static inline const char *tu_isa_of_capped(const char *isa) {
+    static char name[16];
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *c;
+    d.isa = isa;
+    c = tt_ctx_create(&d);
+    snprintf(name, sizeof name, "%s", c ? tt_ctx_isa(c) : "(null ctx)");
+    tt_ctx_destroy(c);
+    return name;
 }
 
 /* All elements of t in row-major order as floats (malloc'd; free it). NULL if t is NULL. */
