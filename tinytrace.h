@@ -45,6 +45,8 @@
      >>exec         bind and run; the CPU backend; the fused-program interpreter
      >>check        tt_graph_check: compiled against eager, node by node
      >>tools        tt_graph_str, Graphviz, the per-pass dump, tt_trace, the compile cache
+     >>files        graph files (.ttg): save, load and check every byte; CRC-32C; whole files
+     >>safetensors  safetensors weights: a strict JSON header parser, checked offsets
      >>debug        printing
      >>license
 
@@ -149,7 +151,9 @@ extern "C" {
     X(TT_ERR_STATE,       -6, "wrong state")         /* call in the wrong state */                  \
     X(TT_ERR_BACKEND,     -7, "backend failure")     /* accelerator failure */                      \
     X(TT_ERR_INDEX,       -8, "index out of range")  /* an index tensor holds a value out of range */ \
-    X(TT_ERR_CORRUPT,     -9, "memory corruption")   /* a guard region was overwritten */
+    X(TT_ERR_CORRUPT,     -9, "memory corruption")   /* a guard region was overwritten */                \
+    X(TT_ERR_FORMAT,     -10, "bad file format")     /* a file's bytes are malformed, truncated or hostile */ \
+    X(TT_ERR_IO,         -11, "file i/o error")      /* a file could not be opened, read or written */
 
 #define TT__STATUS_ENUM(name, value, text) name = value,
 typedef enum tt_status { TT__STATUS(TT__STATUS_ENUM) } tt_status;
@@ -719,6 +723,28 @@ TT_API int         tt_compiled_num_graphs(const tt_compiled *cc);     /* compile
 TT_API const char *tt_compiled_error(const tt_compiled *cc);
 TT_API tt_status   tt_compiled_status(const tt_compiled *cc);     /* TT_ERR_ARG for NULL */
 TT_API void        tt_compiled_destroy(tt_compiled *cc);
+
+/* ---- saving and loading graphs (.ttg files; docs/FORMAT.md) -------------------
+   A graph file holds a graph as it is, like torch.jit.save: compiled, the nodes after the
+   passes with their fused programs (it loads ready to run, bitwise like the saved graph, and
+   is not compiled again); else the trace (compiled when it first runs). Parameters are saved
+   with their current values and load as the graph's own. Loading checks every byte: a
+   truncated, corrupt or hostile file is a TT_ERR_FORMAT error naming what is wrong. */
+/* Writes g into buf (at most size bytes); returns the bytes the file needs (0 on error,
+   in tt_graph_error), so tt_graph_save_memory(g, NULL, 0) asks for the size. */
+TT_API size_t      tt_graph_save_memory(tt_graph *g, void *buf, size_t size);
+/* A graph from a file's bytes. Its kernels run with ctx's threads and ISA; its memory comes
+   from ctx's allocator, or from ctx's buffer (user memory, TT_NO_MALLOC: no heap needed), and
+   it lives until tt_graph_destroy (in a user buffer: keep ctx, and do not end a scope opened
+   before the load). When buf is 16-byte aligned, the graph reads its constants from buf in
+   place (a graph in flash runs from flash): then keep buf alive and unchanged as long as
+   the graph. NULL and an error in ctx when the bytes are not a valid graph. */
+TT_API tt_graph   *tt_graph_load_memory(tt_ctx *ctx, const void *buf, size_t size);
+#ifndef TT_NO_STDIO
+TT_API tt_status   tt_graph_save(tt_graph *g, const char *path);
+/* The same from a file; the graph keeps the file's bytes (its constants are read there). */
+TT_API tt_graph   *tt_graph_load(tt_ctx *ctx, const char *path);
+#endif
 
 /* ---- debug ------------------------------------------------------------------ */
 /* Write "[2,3]" into buf (always NUL-terminated); returns buf. */
@@ -1510,9 +1536,9 @@ static void tt__heap_free(const tt_allocator *al, void *p) {
     if (!p) return;
     if (al->free) al->free(p, al->user); else TT_FREE(p, al->user);
 }
-#else
-static void *tt__heap_alloc(const tt_allocator *al, size_t n) { (void)al; (void)n; return NULL; }
-static void tt__heap_free(const tt_allocator *al, void *p) { (void)al; (void)p; }
+#else                                                  /* only a user's allocator (a loaded graph's) */
+static void *tt__heap_alloc(const tt_allocator *al, size_t n) { return al->alloc ? al->alloc(n, al->user) : NULL; }
+static void tt__heap_free(const tt_allocator *al, void *p) { if (p && al->free) al->free(p, al->user); }
 #endif
 
 /* ==========================================================================
@@ -7128,6 +7154,7 @@ typedef struct tt__value {
     void      *data;               /* CONST: contiguous copy owned by the trace, then the graph;
                                       PARAM: the copy the first freeze made (ref is then NULL) */
     bool       param;              /* a parameter (a CONST while a frozen compile holds it) */
+    bool       borrowed;           /* data points into the bytes a graph was loaded from: not freed */
     int        node;               /* NODE: the producing node */
     char       name[TT__NAME_SIZE];
 } tt__value;
@@ -7176,7 +7203,7 @@ static bool tt__grow(const tt_allocator *al, void **arr, int *cap, int need, siz
 
 static void tt__tape_free(tt__tape *t) {
     int i;
-    for (i = 0; i < t->n_values; i++) tt__heap_free(&t->alloc, t->values[i].data);
+    for (i = 0; i < t->n_values; i++) if (!t->values[i].borrowed) tt__heap_free(&t->alloc, t->values[i].data);
     tt__heap_free(&t->alloc, t->values);
     tt__heap_free(&t->alloc, t->nodes);
     tt__heap_free(&t->alloc, t->pool);
@@ -7433,6 +7460,10 @@ struct tt_graph {
     bool           bound;          /* inputs bound by tt_graph_bind */
     tt_tensor    **bound_src;      /* per input: the user's tensor when it had to be copied, else NULL */
     tt__err        err;            /* sticky, like a context's */
+    tt_ctx        *home;           /* a graph loaded into a context over a user buffer: that context */
+    void          *image;          /* the file's bytes a graph loaded from a path keeps (constants) */
+    bool           loaded_compiled; /* loaded compiled from a file: no trace to compile again */
+    int            loaded_traced;  /* then: the nodes its trace had */
 };
 
 /* The settings of every context a graph makes for itself (constant folding, the scratch of
@@ -7515,6 +7546,7 @@ TT_API void tt_graph_destroy(tt_graph *g) {
     tt__heap_free(&al, g->progs);
     tt__heap_free(&al, g->outputs);
     tt__tape_free(&g->tape);
+    tt__heap_free(&al, g->image);
     tt__heap_free(&al, g);
 }
 
@@ -7591,6 +7623,12 @@ TT_API tt_status tt_graph_compile(tt_graph *g, tt_mode mode, unsigned passes) {
     int nv, i;
     bool *live;
     if (!g) return TT_ERR_ARG;
+    if (g->loaded_compiled) {                          /* its file holds the nodes after the passes */
+        if (mode == g->mode && passes == g->passes) return TT_OK;
+        return tt__gfail(g, TT_ERR_STATE, "tt_graph_compile: g was loaded compiled (mode %d, passes %D) and holds no "
+                         "trace to compile again; save it before compiling to choose passes later", (int)g->mode,
+                         (int64_t)g->passes);
+    }
     tt__graph_release_plan(g);
     tt_graph_clear_error(g);
     if (!tt__compile_args_valid(mode, TT_PASS_ALL))
@@ -8062,6 +8100,7 @@ static void tt__fuse_keep(tt__fuse_work *w, int gi, const tt__node *head);
 static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, const int *gidv, const int *gid_node_pos, struct tt__program *pr);
 static bool tt__value_escapes(const tt_graph *g, const int *gidv, const int *gid_node_pos, int v, int gi);
 static void tt__program_pair(struct tt__program *pr);
+static void tt__program_aliases(struct tt__program *pr);
 static bool tt__pairable(const tt__uop *u);
 static int tt__reg_uses(const struct tt__program *pr, int r, int *reader);
 
@@ -8330,15 +8369,20 @@ static void tt__program_build(const tt_graph *g, const tt__group *G, int gi, con
     }
     pr->n_regs = r;
     tt__program_pair(pr);
-    {                                                  /* loads may point into their input; f32 casts alias */
-        bool aliases[TT__FUSE_MAX_UOPS];
-        memset(aliases, 0, sizeof aliases);
-        for (i = 0; i < pr->n_uops; i++) {
-            const tt__uop *u = &pr->uops[i];
-            if (u->kind == TT__U_LOAD) aliases[u->dst] = true;
-            if (u->kind == TT__U_CAST && u->op == TT_F32) aliases[u->dst] = aliases[u->a];
-            if (u->kind == TT__U_STORE && aliases[u->a]) pr->store_reads_input = true;
-        }
+    tt__program_aliases(pr);
+}
+
+/* Sets store_reads_input: loads may point into their input, and f32 casts alias their operand. */
+static void tt__program_aliases(struct tt__program *pr) {
+    bool aliases[TT__FUSE_MAX_UOPS];
+    int i;
+    memset(aliases, 0, sizeof aliases);
+    pr->store_reads_input = false;
+    for (i = 0; i < pr->n_uops; i++) {
+        const tt__uop *u = &pr->uops[i];
+        if (u->kind == TT__U_LOAD) aliases[u->dst] = true;
+        if (u->kind == TT__U_CAST && u->op == TT_F32) aliases[u->dst] = aliases[u->a];
+        if (u->kind == TT__U_STORE && aliases[u->a]) pr->store_reads_input = true;
     }
 }
 
@@ -8430,7 +8474,7 @@ static tt_status tt__graph_plan(tt_graph *g) {
     int *first = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 4);
     int *last = first + nv, *root = last + nv, *list = root + nv;
     g->offset = (int64_t *)tt__galloc(g, sizeof(int64_t) * (size_t)nv);
-    g->rt = (tt_tensor *)tt__galloc(g, sizeof(tt_tensor) * (size_t)nv);
+    if (!g->rt) g->rt = (tt_tensor *)tt__galloc(g, sizeof(tt_tensor) * (size_t)nv);   /* a load made it already */
     if (!first || !g->offset || !g->rt) {
         tt__heap_free(&g->tape.alloc, first);
         return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
@@ -8608,6 +8652,8 @@ static void tt__prefetch_write(float *p, int64_t n) {
 
 static bool tt__cpu_supports(const tt_graph *g, const tt__node *n);
 static tt_status tt__graph_size_scratch(tt_graph *g);
+static void tt__prepack_weights(tt_graph *g);
+static void *tt__ctx_free_bytes(tt_ctx *ctx, size_t *size);
 static tt_status tt__cpu_sync(tt_graph *g);
 static void tt__cpu_release(tt_graph *g);
 static tt_status tt__graph_bind(tt_graph *g, const char *fn, tt_tensor *const *inputs, int n_inputs);
@@ -8661,9 +8707,11 @@ static bool tt__cpu_supports(const tt_graph *g, const tt__node *n) {
     return true;
 }
 
-/* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. */
+/* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. Weights
+   are packed first, so that the dry run allocates nothing but its scratch: a graph in a user
+   buffer runs it over that buffer's free bytes, where its scratch then goes. */
 static tt_status tt__graph_size_scratch(tt_graph *g) {
-    tt_ctx_desc d = tt__graph_ctx_desc(g);
+    tt_ctx_desc d = tt__graph_ctx_desc(g), probe_desc;
     tt_ctx *probe;
     size_t need = 0;
     tt_status st;
@@ -8671,8 +8719,14 @@ static tt_status tt__graph_size_scratch(tt_graph *g) {
     d.n_threads = g->tape.n_threads;                   /* the scratch of a run is sized per thread */
     d.parallel_for = g->tape.parallel_for;
     d.parallel_user = g->tape.parallel_user;
-    probe = tt_ctx_create(&d);
-    if (!probe) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
+    tt__prepack_weights(g);
+    probe_desc = d;
+    if (g->home) {                                     /* its thread pool (if any) from the heap, not those bytes */
+        probe_desc.mem_buffer = tt__ctx_free_bytes(g->home, &probe_desc.mem_size);
+        memset(&probe_desc.allocator, 0, sizeof probe_desc.allocator);
+    }
+    probe = tt_ctx_create(&probe_desc);
+    if (!probe) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory%s", g->home ? " in the context's buffer" : "");
     for (i = 0; i < g->tape.n_inputs; i++) {
         int v = g->tape.inputs[i];
         if (g->offset[v] < 0) continue;
@@ -8693,6 +8747,37 @@ static tt_status tt__graph_size_scratch(tt_graph *g) {
     if (g->cpu.scratch->n_threads > 1 && !g->cpu.scratch->parallel_for) tt__pool_get(g->cpu.scratch);  /* now, not in a run */
 #endif
     return TT_OK;
+}
+
+/* Packs each constant linear weight (tt__graph_packed_weight) before any run: of op nodes and
+   of the epilogue heads of fused nodes. */
+static void tt__prepack_weights(tt_graph *g) {
+    int p;
+    for (p = 0; p < g->n_order; p++) {
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        const struct tt__program *pr = tt__is_fused(n) ? &g->progs[n->a.i[0]] : NULL;
+        int node = pr ? pr->head : g->order[p];
+        int at = pr ? pr->n_in : 0;                    /* a head's inputs follow the program's */
+        const tt__node *h = node >= 0 ? &g->tape.nodes[node] : NULL;
+        tt_tensor *in[2];
+        tt__call c;
+        int w;
+        if (!h || !tt__op_has(h->op, TT__F_PACK_WEIGHT) || h->n_in < 2) continue;
+        w = tt__node_in(g, n, at + 1);
+        if (w < 0) continue;
+        in[0] = NULL;
+        in[1] = &g->rt[w];
+        c = tt__call_init(h->name, h->op, in, 2, &h->a);
+        tt__graph_packed_weight(g, node, &c, &g->tape.values[h->out].meta);
+    }
+}
+
+/* The free bytes of a context over a user buffer (its one block): where a loaded graph's dry
+   run computes, before the graph takes its scratch from the same bytes. */
+static void *tt__ctx_free_bytes(tt_ctx *ctx, size_t *size) {
+    tt__block *blk = ctx->cur;
+    *size = blk->size - blk->used;
+    return blk->mem + blk->used;
 }
 
 /* The kernels return when their work is done: nothing is queued. */
@@ -9095,7 +9180,7 @@ TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g) {
     tt_graph_stats s;
     memset(&s, 0, sizeof s);
     if (!g) return s;
-    s.nodes_traced = g->n_traced_nodes;
+    s.nodes_traced = g->loaded_compiled ? g->loaded_traced : g->n_traced_nodes;
     s.nodes = tt_graph_num_nodes(g);
     s.arena_bytes = g->arena_bytes;
     s.unplanned_bytes = g->unplanned_bytes;
@@ -9136,6 +9221,8 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
     tt_ctx *ctx;
     int p;
     if (!g) return TT_ERR_ARG;
+    if (g->loaded_compiled)
+        return tt__gfail(g, TT_ERR_STATE, "tt_graph_check: g was loaded compiled from a file: it has no trace to check against");
     if (tt__check_args(g, atol, rtol, report) != TT_OK) return g->err.status;
     if (tt__graph_bind(g, "tt_graph_check", inputs, n_inputs) != TT_OK) return g->err.status;
     tt__bind_params(g);
@@ -9616,6 +9703,1163 @@ TT_API void tt_compiled_destroy(tt_compiled *cc) {
     for (i = 0; i < cc->n_graphs; i++) tt_graph_destroy(cc->graphs[i]);
     tt__heap_free(&cc->alloc, cc);
 }
+
+/* ==========================================================================
+ * >>files   graph files (.ttg): save, load and check every byte; CRC-32C; whole files
+ *
+ * A .ttg file (docs/FORMAT.md has it byte by byte) holds a graph as it is. Compiled: the
+ * nodes after the passes in run order, then the epilogue heads and members of its fused
+ * nodes, and every fused program. Not compiled: the trace as recorded. Values are renumbered
+ * to those the nodes use; constants (parameters too, with their values at save time) sit in
+ * one blob, each at a multiple of 64 bytes. Numbers are little-endian; ops go by name (op
+ * codes change between versions). A load trusts nothing: the checksum, every count, index,
+ * offset and size, each op's own infer run on the saved shapes, each fused program register
+ * by register; only then the memory plan and the backend's prepare, as a compile ends. A
+ * compiled graph loads ready to run, without the passes (which need the heap): in a context
+ * over a user buffer it takes every byte from that buffer, and the constants of an aligned
+ * buffer are used where they are (a graph in flash runs from flash).
+ * ========================================================================== */
+#define TT__TTG_VERSION 1
+#define TT__TTG_HEADER  128        /* bytes of the header */
+#define TT__TTG_NAME    32         /* an op name or a value name, NUL-padded */
+#define TT__TTG_VALUE   128        /* bytes of a value record */
+#define TT__TTG_NODE    192        /* bytes of a node record */
+#define TT__TTG_PASS    24         /* bytes of a pass record */
+#define TT__TTG_PROG    32         /* bytes of a program's counts, before its micro-ops */
+#define TT__TTG_UOP     24         /* bytes of a micro-op */
+#define TT__TTG_DIMS    8          /* shape entries of a value record */
+#define TT__TTG_MAX_NDIM (TT__TTG_DIMS < TT_MAX_DIMS ? TT__TTG_DIMS : TT_MAX_DIMS)   /* dims a load accepts */
+#define TT__TTG_ATTRS   20         /* integer attributes of a node record */
+#define TT__TTG_ALIGN   64         /* the blob and each constant in it start on a multiple */
+#define TT__TTG_INPLACE 16         /* constants of a buffer aligned to this are not copied */
+#define TT__TTG_MAX_OPS 256        /* names in a file's op table */
+static const unsigned char tt__ttg_magic[8] = { 'T', 'T', 'G', 'R', 'A', 'P', 'H', 0 };
+
+/* The file stores these enums' numbers: keep them. */
+typedef char tt__check_ttg_kinds[TT__V_INPUT == 0 && TT__V_PARAM == 1 && TT__V_CONST == 2 && TT__V_NODE == 3 &&
+                                 TT__U_LOAD == 0 && TT__U_STORE == 6 && TT__U_NONE == 7 ? 1 : -1];
+
+/* CRC-32C (Castagnoli, as iSCSI and ext4), four bits per step: a 64-byte table. */
+static uint32_t tt__crc32c(uint32_t crc, const unsigned char *p, size_t n) {
+    static const uint32_t nibble[16] = {
+        0x00000000u, 0x105EC76Fu, 0x20BD8EDEu, 0x30E349B1u, 0x417B1DBCu, 0x5125DAD3u, 0x61C69362u, 0x7198540Du,
+        0x82F63B78u, 0x92A8FC17u, 0xA24BB5A6u, 0xB21572C9u, 0xC38D26C4u, 0xD3D3E1ABu, 0xE330A81Au, 0xF36E6F75u
+    };
+    size_t i;
+    crc = ~crc;
+    for (i = 0; i < n; i++) {
+        crc ^= p[i];
+        crc = (crc >> 4) ^ nibble[crc & 15u];
+        crc = (crc >> 4) ^ nibble[crc & 15u];
+    }
+    return ~crc;
+}
+
+/* Files are little-endian; so must the host be for the blob's numbers to be read as they are. */
+static bool tt__host_is_little_endian(void) {
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
+static uint32_t tt__get_u32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint64_t tt__get_u64(const unsigned char *p) { return (uint64_t)tt__get_u32(p) | (uint64_t)tt__get_u32(p + 4) << 32; }
+static int32_t tt__get_i32(const unsigned char *p) { uint32_t u = tt__get_u32(p); int32_t v; memcpy(&v, &u, 4); return v; }
+static int64_t tt__get_i64(const unsigned char *p) { uint64_t u = tt__get_u64(p); int64_t v; memcpy(&v, &u, 8); return v; }
+static int16_t tt__get_i16(const unsigned char *p) { uint16_t u = (uint16_t)(p[0] | p[1] << 8); int16_t v; memcpy(&v, &u, 2); return v; }
+static float tt__get_f32(const unsigned char *p) { uint32_t u = tt__get_u32(p); float v; memcpy(&v, &u, 4); return v; }
+
+/* Where each section of a file lies: the fixed-size ones follow the header in this order,
+   then the programs and the warnings, then (at a multiple of 64) the blob, then the CRC. */
+typedef struct tt__ttg_layout {
+    uint32_t n_ops, n_values, n_nodes, n_order, n_pool, n_progs, n_inputs, n_outputs, n_warnings, n_passes, n_traced;
+    uint64_t ops, values, nodes, pool, inputs, outputs, passes;
+    uint64_t progs, progs_bytes, warnings, warnings_bytes, blob, blob_bytes, file_bytes;
+} tt__ttg_layout;
+
+/* Offsets from the counts and the three variable sizes (each at most 2^60: no overflow). */
+static void tt__ttg_place(tt__ttg_layout *L) {
+    uint64_t at = TT__TTG_HEADER;
+    L->ops = at;      at += (uint64_t)L->n_ops * TT__TTG_NAME;
+    L->values = at;   at += (uint64_t)L->n_values * TT__TTG_VALUE;
+    L->nodes = at;    at += (uint64_t)L->n_nodes * TT__TTG_NODE;
+    L->pool = at;     at += (uint64_t)L->n_pool * 4;
+    L->inputs = at;   at += (uint64_t)L->n_inputs * 4;
+    L->outputs = at;  at += (uint64_t)L->n_outputs * 4;
+    L->passes = at;   at += (uint64_t)L->n_passes * TT__TTG_PASS;
+    L->progs = at;    at += L->progs_bytes;
+    L->warnings = at; at += L->warnings_bytes;
+    L->blob = (at + TT__TTG_ALIGN - 1) / TT__TTG_ALIGN * TT__TTG_ALIGN;
+    L->file_bytes = L->blob + L->blob_bytes + 4;
+}
+
+/* ---- saving ---------------------------------------------------------------- */
+
+/* Bytes go to a buffer (as far as it reaches) or a file, through the CRC; pos counts all. */
+typedef struct tt__writer {
+    unsigned char *buf;
+    size_t         cap, pos;
+    uint32_t       crc;
+    void          *file;           /* a FILE*, or NULL */
+    bool           failed;         /* the file refused a write */
+} tt__writer;
+
+static void tt__put_bytes(tt__writer *w, const void *p, size_t n) {
+    if (n == 0) return;
+    w->crc = tt__crc32c(w->crc, (const unsigned char *)p, n);
+    if (w->buf && w->pos <= w->cap && n <= w->cap - w->pos) memcpy(w->buf + w->pos, p, n);
+#ifndef TT_NO_STDIO
+    if (w->file && fwrite(p, 1, n, (FILE *)w->file) != n) w->failed = true;
+#endif
+    w->pos += n;
+}
+static void tt__put_u32(tt__writer *w, uint32_t v) {
+    unsigned char b[4];
+    b[0] = (unsigned char)v; b[1] = (unsigned char)(v >> 8); b[2] = (unsigned char)(v >> 16); b[3] = (unsigned char)(v >> 24);
+    tt__put_bytes(w, b, 4);
+}
+static void tt__put_u64(tt__writer *w, uint64_t v) { tt__put_u32(w, (uint32_t)v); tt__put_u32(w, (uint32_t)(v >> 32)); }
+static void tt__put_i64w(tt__writer *w, int64_t v) { uint64_t u; memcpy(&u, &v, 8); tt__put_u64(w, u); }
+static void tt__put_i32(tt__writer *w, int32_t v) { uint32_t u; memcpy(&u, &v, 4); tt__put_u32(w, u); }
+static void tt__put_i16(tt__writer *w, int v) {
+    unsigned char b[2];
+    uint16_t u = (uint16_t)(int16_t)v;
+    b[0] = (unsigned char)u; b[1] = (unsigned char)(u >> 8);
+    tt__put_bytes(w, b, 2);
+}
+static void tt__put_f32w(tt__writer *w, float v) { uint32_t u; memcpy(&u, &v, 4); tt__put_u32(w, u); }
+static void tt__put_zeros(tt__writer *w, size_t n) {
+    static const unsigned char zeros[TT__TTG_ALIGN] = {0};
+    while (n > 0) {
+        size_t k = n < sizeof zeros ? n : sizeof zeros;
+        tt__put_bytes(w, zeros, k);
+        n -= k;
+    }
+}
+/* s in a field of n bytes, NUL-padded (s is shorter than n). */
+static void tt__put_name(tt__writer *w, const char *s, size_t n) {
+    size_t len = strlen(s);
+    tt__put_bytes(w, s, len);
+    tt__put_zeros(w, n - len);
+}
+
+/* What a save writes: the nodes and values it keeps, renumbered, and where each goes. */
+typedef struct tt__ttg_save {
+    tt_graph      *g;
+    int           *node_of, *value_of;  /* saved index -> the graph's */
+    int           *new_node, *new_value; /* the graph's index -> saved, or -1 */
+    uint64_t      *data_at;              /* per saved value: its offset in the blob */
+    int            op_at[TT__OP_COUNT];  /* opcode -> index in the file's op table, or -1 */
+    int            op_list[TT__OP_COUNT];
+    tt__ttg_layout L;
+} tt__ttg_save;
+
+/* Input k of node n as the saved graph sees it (after the passes' replacements). */
+static int tt__saved_in(const tt_graph *g, const tt__node *n, int k) {
+    return g->compiled ? tt__node_in(g, n, k) : g->tape.pool[n->in_at + k];
+}
+
+static void tt__save_keep_node(tt__ttg_save *S, int node) {
+    if (node < 0 || S->new_node[node] >= 0) return;
+    S->new_node[node] = (int)S->L.n_nodes;
+    S->node_of[S->L.n_nodes++] = node;
+}
+
+/* Compiled: the order, then each fused node's head and members. Else every traced node. */
+static void tt__save_pick_nodes(tt__ttg_save *S) {
+    const tt_graph *g = S->g;
+    int p, k;
+    if (!g->compiled) {
+        for (p = 0; p < g->n_traced_nodes; p++) tt__save_keep_node(S, p);
+        return;
+    }
+    for (p = 0; p < g->n_order; p++) tt__save_keep_node(S, g->order[p]);
+    S->L.n_order = (uint32_t)g->n_order;
+    for (p = 0; p < g->n_order; p++) {
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        const struct tt__program *pr;
+        if (!tt__is_fused(n)) continue;
+        pr = &g->progs[n->a.i[0]];
+        tt__save_keep_node(S, pr->head);
+        for (k = 0; k < pr->n_members; k++) tt__save_keep_node(S, pr->members[k]);
+    }
+}
+
+static void tt__save_keep_value(tt__ttg_save *S, int v) {
+    if (v >= 0) S->new_value[v] = 0;
+}
+
+/* The values the kept nodes, the programs and the graph's inputs and outputs use, numbered
+   in the graph's order (inputs and parameters first, as traced). */
+static void tt__save_pick_values(tt__ttg_save *S) {
+    const tt_graph *g = S->g;
+    uint32_t i;
+    int k, v;
+    for (i = 0; i < S->L.n_nodes; i++) {
+        const tt__node *n = &g->tape.nodes[S->node_of[i]];
+        tt__save_keep_value(S, n->out);
+        for (k = 0; k < n->n_in; k++) tt__save_keep_value(S, tt__saved_in(g, n, k));
+        if (tt__is_fused(n))
+            for (k = 0; k < g->progs[n->a.i[0]].n_out; k++) tt__save_keep_value(S, g->progs[n->a.i[0]].outs[k]);
+    }
+    for (k = 0; k < g->tape.n_inputs; k++) tt__save_keep_value(S, g->tape.inputs[k]);
+    for (k = 0; k < g->n_outputs; k++) tt__save_keep_value(S, g->compiled ? tt__rv(g, g->outputs[k]) : g->outputs[k]);
+    for (v = 0; v < g->tape.n_values; v++) {
+        if (S->new_value[v] < 0) continue;
+        S->new_value[v] = (int)S->L.n_values;
+        S->value_of[S->L.n_values++] = v;
+    }
+}
+
+/* The data a saved constant or parameter holds: a parameter's tensor as it is now. */
+static const tt_tensor *tt__saved_data(const tt__value *val) {
+    return val->ref ? val->ref : &val->meta;
+}
+
+static bool tt__value_has_data(const tt__value *val) { return val->kind == TT__V_CONST || val->kind == TT__V_PARAM; }
+
+/* Sizes of the variable sections, the op table, and each constant's place in the blob. */
+static void tt__save_layout(tt__ttg_save *S) {
+    const tt_graph *g = S->g;
+    tt__ttg_layout *L = &S->L;
+    uint64_t at = 0;
+    uint32_t i;
+    int k;
+    for (k = 0; k < TT__OP_COUNT; k++) S->op_at[k] = -1;
+    for (i = 0; i < L->n_nodes; i++) {
+        const tt__node *n = &g->tape.nodes[S->node_of[i]];
+        L->n_pool += (uint32_t)n->n_in;
+        if (S->op_at[n->op] < 0) { S->op_at[n->op] = (int)L->n_ops; S->op_list[L->n_ops++] = n->op; }
+        if (tt__is_fused(n)) {
+            const struct tt__program *pr = &g->progs[n->a.i[0]];
+            L->n_progs++;
+            L->progs_bytes += TT__TTG_PROG + (uint64_t)pr->n_uops * TT__TTG_UOP + 4u * (uint64_t)(pr->n_out + pr->n_members);
+            for (k = 0; k < pr->n_uops; k++) {          /* the elementwise ops inside, by name too */
+                const tt__uop *u = &pr->uops[k];
+                int ops[2], j;
+                ops[0] = u->kind == TT__U_UNARY || u->kind == TT__U_BINARY || u->kind == TT__U_PAIR ? u->op : -1;
+                ops[1] = u->kind == TT__U_PAIR ? u->op2 : -1;
+                for (j = 0; j < 2; j++)
+                    if (ops[j] >= 0 && S->op_at[ops[j]] < 0) { S->op_at[ops[j]] = (int)L->n_ops; S->op_list[L->n_ops++] = ops[j]; }
+            }
+        }
+    }
+    for (i = 0; i < L->n_values; i++) {
+        const tt__value *val = &g->tape.values[S->value_of[i]];
+        S->data_at[i] = 0;
+        if (!tt__value_has_data(val)) continue;
+        at = (at + TT__TTG_ALIGN - 1) / TT__TTG_ALIGN * TT__TTG_ALIGN;
+        S->data_at[i] = at;
+        at += (uint64_t)val->meta.numel * tt_dtype_size(val->meta.dtype);
+    }
+    L->blob_bytes = at;
+    L->n_inputs = (uint32_t)g->tape.n_inputs;
+    L->n_outputs = (uint32_t)g->n_outputs;
+    L->n_warnings = (uint32_t)g->tape.n_warnings;
+    for (k = 0; k < g->tape.n_warnings; k++) L->warnings_bytes += 4 + strlen(g->tape.warnings[k]);
+    L->n_passes = g->compiled ? (uint32_t)g->n_pass_stats : 0;
+    L->n_traced = (uint32_t)g->n_traced_nodes;
+    tt__ttg_place(L);
+}
+
+static void tt__save_header(tt__writer *w, const tt__ttg_save *S) {
+    const tt__ttg_layout *L = &S->L;
+    tt__put_bytes(w, tt__ttg_magic, sizeof tt__ttg_magic);
+    tt__put_u32(w, TT__TTG_VERSION);
+    tt__put_u32(w, TT__TTG_HEADER);
+    tt__put_u64(w, L->file_bytes);
+    tt__put_u32(w, S->g->compiled ? 1u : 0u);
+    tt__put_u32(w, S->g->compiled ? (uint32_t)S->g->mode : 0u);
+    tt__put_u32(w, S->g->compiled ? S->g->passes : 0u);
+    tt__put_u32(w, L->n_ops);
+    tt__put_u32(w, L->n_values);
+    tt__put_u32(w, L->n_nodes);
+    tt__put_u32(w, L->n_order);
+    tt__put_u32(w, L->n_pool);
+    tt__put_u32(w, L->n_progs);
+    tt__put_u32(w, L->n_inputs);
+    tt__put_u32(w, L->n_outputs);
+    tt__put_u32(w, L->n_warnings);
+    tt__put_u32(w, L->n_passes);
+    tt__put_u32(w, L->n_traced);
+    tt__put_u64(w, L->progs);
+    tt__put_u64(w, L->progs_bytes);
+    tt__put_u64(w, L->warnings);
+    tt__put_u64(w, L->warnings_bytes);
+    tt__put_u64(w, L->blob);
+    tt__put_u64(w, L->blob_bytes);
+}
+
+/* The op table of the file: the name of each op it uses (every name is shorter than 32). */
+static void tt__save_ops(tt__writer *w, const tt__ttg_save *S) {
+    uint32_t i;
+    for (i = 0; i < S->L.n_ops; i++) tt__put_name(w, tt__op_table[S->op_list[i]].name, TT__TTG_NAME);
+}
+
+static void tt__save_values(tt__writer *w, const tt__ttg_save *S) {
+    uint32_t i;
+    int d;
+    for (i = 0; i < S->L.n_values; i++) {
+        const tt__value *val = &S->g->tape.values[S->value_of[i]];
+        unsigned char b[4];
+        b[0] = (unsigned char)val->kind;
+        b[1] = (unsigned char)val->meta.dtype;
+        b[2] = (unsigned char)val->meta.ndim;
+        b[3] = (unsigned char)(val->param ? 1 : 0);
+        tt__put_bytes(w, b, 4);
+        tt__put_i32(w, val->kind == TT__V_NODE && val->node >= 0 ? S->new_node[val->node] : -1);
+        for (d = 0; d < TT__TTG_DIMS; d++) tt__put_i64w(w, d < val->meta.ndim ? val->meta.shape[d] : 0);
+        tt__put_u64(w, S->data_at[i]);
+        tt__put_u64(w, tt__value_has_data(val) ? (uint64_t)val->meta.numel * tt_dtype_size(val->meta.dtype) : 0);
+        tt__put_name(w, val->name, TT__TTG_NAME);
+        tt__put_u64(w, 0);
+    }
+}
+
+static void tt__save_nodes(tt__writer *w, const tt__ttg_save *S) {
+    const tt_graph *g = S->g;
+    uint32_t i, pool_at = 0;
+    int k, prog = 0;
+    for (i = 0; i < S->L.n_nodes; i++) {
+        const tt__node *n = &g->tape.nodes[S->node_of[i]];
+        tt__put_u32(w, (uint32_t)S->op_at[n->op]);
+        tt__put_i32(w, S->new_value[n->out]);
+        tt__put_u32(w, pool_at);
+        tt__put_u32(w, (uint32_t)n->n_in);
+        for (k = 0; k < TT__TTG_ATTRS; k++) {          /* a fused node's program: its number in the file */
+            int64_t a = k < TT__NATTR ? n->a.i[k] : 0;
+            tt__put_i64w(w, k == 0 && tt__is_fused(n) ? prog++ : a);
+        }
+        for (k = 0; k < 3; k++) tt__put_f32w(w, n->a.f[k]);
+        tt__put_u32(w, 0);
+        pool_at += (uint32_t)n->n_in;
+    }
+    for (i = 0; i < S->L.n_nodes; i++) {
+        const tt__node *n = &g->tape.nodes[S->node_of[i]];
+        for (k = 0; k < n->n_in; k++) {
+            int v = tt__saved_in(g, n, k);
+            tt__put_i32(w, v >= 0 ? S->new_value[v] : -1);
+        }
+    }
+}
+
+static void tt__save_io_and_passes(tt__writer *w, const tt__ttg_save *S) {
+    const tt_graph *g = S->g;
+    uint32_t i;
+    int k;
+    for (k = 0; k < g->tape.n_inputs; k++) tt__put_i32(w, S->new_value[g->tape.inputs[k]]);
+    for (k = 0; k < g->n_outputs; k++) tt__put_i32(w, S->new_value[g->compiled ? tt__rv(g, g->outputs[k]) : g->outputs[k]]);
+    for (i = 0; i < S->L.n_passes; i++) {
+        tt__put_name(w, g->pass_stats[i].name, 20);
+        tt__put_i32(w, g->pass_stats[i].nodes_removed);
+    }
+}
+
+/* An elementwise op of a micro-op: its index in the file's op table. */
+static int tt__save_uop_op(const tt__ttg_save *S, const tt__uop *u, int op) {
+    if (u->kind == TT__U_CAST) return op;              /* a dtype */
+    if (u->kind == TT__U_UNARY || u->kind == TT__U_BINARY || u->kind == TT__U_PAIR) return op >= 0 ? S->op_at[op] : -1;
+    return 0;
+}
+
+static void tt__save_programs(tt__writer *w, const tt__ttg_save *S) {
+    const tt_graph *g = S->g;
+    uint32_t i;
+    int k;
+    for (i = 0; i < S->L.n_nodes; i++) {
+        const tt__node *n = &g->tape.nodes[S->node_of[i]];
+        const struct tt__program *pr;
+        if (!tt__is_fused(n)) continue;
+        pr = &g->progs[n->a.i[0]];
+        tt__put_u32(w, (uint32_t)pr->n_uops);
+        tt__put_u32(w, (uint32_t)pr->n_regs);
+        tt__put_u32(w, (uint32_t)pr->n_in);
+        tt__put_u32(w, (uint32_t)pr->n_out);
+        tt__put_u32(w, (uint32_t)pr->n_members);
+        tt__put_i32(w, pr->head >= 0 ? S->new_node[pr->head] : -1);
+        tt__put_i32(w, pr->head_input);
+        tt__put_i32(w, pr->head_out);
+        for (k = 0; k < pr->n_uops; k++) {
+            const tt__uop *u = &pr->uops[k];
+            unsigned char b[2];
+            b[0] = u->kind;
+            b[1] = u->swap;
+            tt__put_bytes(w, b, 2);
+            tt__put_i16(w, tt__save_uop_op(S, u, u->op));
+            tt__put_i16(w, u->kind == TT__U_PAIR ? tt__save_uop_op(S, u, u->op2) : 0);
+            tt__put_i16(w, u->dst);
+            tt__put_i16(w, u->a);
+            tt__put_i16(w, u->b);
+            tt__put_i16(w, u->c);
+            tt__put_i16(w, 0);
+            tt__put_f32w(w, u->p0);
+            tt__put_f32w(w, u->p1);
+        }
+        for (k = 0; k < pr->n_out; k++) tt__put_i32(w, S->new_value[pr->outs[k]]);
+        for (k = 0; k < pr->n_members; k++) tt__put_i32(w, S->new_node[pr->members[k]]);
+    }
+}
+
+/* One saved value's elements, row-major, whatever its strides (a parameter may be a view). */
+static void tt__save_tensor_data(tt__writer *w, const tt_tensor *t) {
+    size_t es = tt_dtype_size(t->dtype);
+    int64_t idx[TT_MAX_DIMS], i;
+    int d;
+    if (tt_is_contiguous(t)) {
+        tt__put_bytes(w, tt__ptr(t), (size_t)t->numel * es);
+        return;
+    }
+    memset(idx, 0, sizeof idx);
+    for (i = 0; i < t->numel; i++) {
+        int64_t at = t->offset;
+        for (d = 0; d < t->ndim; d++) at += idx[d] * t->stride[d];
+        tt__put_bytes(w, (const char *)t->data + at * (int64_t)es, es);
+        for (d = t->ndim - 1; d >= 0 && ++idx[d] == t->shape[d]; d--) idx[d] = 0;
+    }
+}
+
+static void tt__save_rest(tt__writer *w, const tt__ttg_save *S) {
+    const tt_graph *g = S->g;
+    uint32_t i;
+    int k;
+    for (k = 0; k < g->tape.n_warnings; k++) {
+        size_t len = strlen(g->tape.warnings[k]);
+        tt__put_u32(w, (uint32_t)len);
+        tt__put_bytes(w, g->tape.warnings[k], len);
+    }
+    tt__put_zeros(w, (size_t)(S->L.blob - w->pos));
+    for (i = 0; i < S->L.n_values; i++) {
+        const tt__value *val = &g->tape.values[S->value_of[i]];
+        if (!tt__value_has_data(val)) continue;
+        tt__put_zeros(w, (size_t)(S->L.blob + S->data_at[i] - w->pos));
+        tt__save_tensor_data(w, tt__saved_data(val));
+    }
+}
+
+/* Things a save cannot write: more dims or attributes than the format holds, a parameter
+   the user freed cannot be seen, so only limits are checked. */
+static tt_status tt__save_check(tt_graph *g, const char *fn, const tt__ttg_save *S) {
+    uint32_t i;
+    int k;
+    if (!tt__host_is_little_endian())
+        return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: this host is big-endian; .ttg files are little-endian and "
+                         "this version writes them only on little-endian hosts", fn);
+    for (i = 0; i < S->L.n_values; i++)
+        if (g->tape.values[S->value_of[i]].meta.ndim > TT__TTG_DIMS)
+            return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: a value has %d dims; .ttg files hold at most %d",
+                             fn, g->tape.values[S->value_of[i]].meta.ndim, TT__TTG_DIMS);
+    for (i = 0; i < S->L.n_nodes; i++)
+        for (k = TT__TTG_ATTRS; k < TT__NATTR; k++)
+            if (g->tape.nodes[S->node_of[i]].a.i[k] != 0)
+                return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: node %d has more attributes than .ttg files hold (%d)",
+                                 fn, S->node_of[i], TT__TTG_ATTRS);
+    return TT_OK;
+}
+
+/* Writes the file to w; false (an error in g) when g cannot be saved. */
+static bool tt__graph_write(tt_graph *g, const char *fn, tt__writer *w) {
+    const tt_allocator *al = &g->tape.alloc;
+    int nv = g->tape.n_values, nn = g->tape.n_nodes;
+    tt__ttg_save S;
+    bool ok = false;
+    memset(&S, 0, sizeof S);
+    S.g = g;
+    S.node_of = (int *)tt__galloc(g, sizeof(int) * (size_t)(2 * nn + 4 * nv + 2));
+    S.data_at = (uint64_t *)tt__galloc(g, sizeof(uint64_t) * (size_t)(nv + 1));
+    if (!S.node_of || !S.data_at) {
+        tt__gfail(g, TT_ERR_OOM, "%s: out of memory", fn);
+        goto done;
+    }
+    S.new_node = S.node_of + nn + 1;
+    S.value_of = S.new_node + nn;
+    S.new_value = S.value_of + nv + 1;
+    memset(S.new_node, 0xFF, sizeof(int) * (size_t)nn);   /* -1 */
+    memset(S.new_value, 0xFF, sizeof(int) * (size_t)nv);
+    tt__save_pick_nodes(&S);
+    tt__save_pick_values(&S);
+    tt__save_layout(&S);
+    if (tt__save_check(g, fn, &S) != TT_OK) goto done;
+    tt__save_header(w, &S);
+    tt__save_ops(w, &S);
+    tt__save_values(w, &S);
+    tt__save_nodes(w, &S);
+    tt__save_io_and_passes(w, &S);
+    tt__save_programs(w, &S);
+    tt__save_rest(w, &S);
+    tt__put_u32(w, w->crc);
+    ok = true;
+done:
+    tt__heap_free(al, S.node_of);
+    tt__heap_free(al, S.data_at);
+    return ok;
+}
+
+TT_API size_t tt_graph_save_memory(tt_graph *g, void *buf, size_t size) {
+    tt__writer w;
+    if (!g) return 0;
+    memset(&w, 0, sizeof w);
+    w.buf = (unsigned char *)buf;
+    w.cap = buf ? size : 0;
+    if (size > 0 && !buf) {
+        tt__gfail(g, TT_ERR_ARG, "tt_graph_save_memory: buf is NULL but size is %D", (int64_t)size);
+        return 0;
+    }
+    return tt__graph_write(g, "tt_graph_save_memory", &w) ? w.pos : 0;
+}
+
+#ifndef TT_NO_STDIO
+TT_API tt_status tt_graph_save(tt_graph *g, const char *path) {
+    tt__writer w;
+    FILE *f;
+    bool ok;
+    if (!g) return TT_ERR_ARG;
+    if (!path) return tt__gfail(g, TT_ERR_ARG, "tt_graph_save: path is NULL");
+    f = fopen(path, "wb");
+    if (!f) return tt__gfail(g, TT_ERR_IO, "tt_graph_save: cannot open path '%s' for writing", path);
+    memset(&w, 0, sizeof w);
+    w.file = f;
+    ok = tt__graph_write(g, "tt_graph_save", &w);
+    if (fclose(f) != 0) w.failed = true;
+    if (ok && w.failed) return tt__gfail(g, TT_ERR_IO, "tt_graph_save: writing path '%s' failed (disk full?)", path);
+    return ok ? TT_OK : g->err.status;
+}
+#endif
+
+/* ---- loading ---------------------------------------------------------------- */
+
+/* A load in progress: the bytes, the context that gets the errors, the graph being built. */
+typedef struct tt__ttg_load {
+    tt_ctx              *ctx;
+    const char          *fn;
+    const char          *src;                       /* "buf", or the path: for messages */
+    const unsigned char *p;
+    size_t               size;
+    tt__ttg_layout       L;
+    tt_graph            *g;
+    int16_t              opcode[TT__TTG_MAX_OPS];   /* the file's op table -> our op codes */
+    int                 *writer;                    /* per value: the order position that writes it, or -1 */
+} tt__ttg_load;
+
+/* Records a format error naming what is wrong; returns false. */
+static bool tt__bad(tt__ttg_load *ld, const char *fmt, ...) {
+    char msg[TT__MSG_SIZE];
+    va_list ap;
+    va_start(ap, fmt);
+    tt__vformat(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tt__fail(ld->ctx, TT_ERR_FORMAT, "%s: %s", ld->fn, msg);
+    return false;
+}
+
+/* Memory of a graph that lives in a user buffer: carved from that context, never freed
+   one by one (the buffer is the user's). */
+static void *tt__ctx_bump_alloc(size_t n, void *user) { return tt__alloc((tt_ctx *)user, "tt_graph_load", n); }
+static void tt__ctx_bump_free(void *p, void *user) { (void)p; (void)user; }
+
+/* The allocator of a graph loaded into ctx: the heap's (the graph then outlives ctx, as a
+   traced one does), or ctx's own buffer. */
+static tt_allocator tt__load_allocator(tt_ctx *ctx) {
+    tt_allocator al = ctx->allocator;
+    if (ctx->user_memory) {
+        al.alloc = tt__ctx_bump_alloc;
+        al.free = tt__ctx_bump_free;
+        al.user = ctx;
+    }
+    return al;
+}
+
+static bool tt__load_header(tt__ttg_load *ld) {
+    const unsigned char *p = ld->p;
+    tt__ttg_layout *L = &ld->L;
+    uint32_t version, crc;
+    if (ld->size < TT__TTG_HEADER + 4)
+        return tt__bad(ld, "%s has %D bytes, too few for a .ttg file (at least %d)", ld->src, (int64_t)ld->size, TT__TTG_HEADER + 4);
+    if (memcmp(p, tt__ttg_magic, sizeof tt__ttg_magic) != 0) return tt__bad(ld, "%s is not a .ttg file (its magic bytes differ)", ld->src);
+    version = tt__get_u32(p + 8);
+    if (version > TT__TTG_VERSION)
+        return tt__bad(ld, "%s is .ttg version %D, this tinytrace (%s) reads version %d; load it with a newer tinytrace",
+                       ld->src, (int64_t)version, TT_VERSION_STRING, TT__TTG_VERSION);
+    if (version != TT__TTG_VERSION || tt__get_u32(p + 12) != TT__TTG_HEADER)
+        return tt__bad(ld, "unknown version %D or header size %D", (int64_t)version, (int64_t)tt__get_u32(p + 12));
+    if (tt__get_u64(p + 16) != (uint64_t)ld->size)
+        return tt__bad(ld, "%s has %D bytes, its header says %D (truncated or padded?)", ld->src, (int64_t)ld->size,
+                       (int64_t)(tt__get_u64(p + 16) & 0x7FFFFFFFFFFFFFFFull));
+    crc = tt__crc32c(0, p, ld->size - 4);
+    if (crc != tt__get_u32(p + ld->size - 4)) return tt__bad(ld, "%s fails its checksum (CRC-32C): the file is corrupt", ld->src);
+    if (!tt__host_is_little_endian())
+        return tt__fail(ld->ctx, TT_ERR_UNSUPPORTED, "%s: this host is big-endian; this version reads .ttg files only "
+                        "on little-endian hosts", ld->fn), false;
+    L->n_ops = tt__get_u32(p + 36);     L->n_values = tt__get_u32(p + 40);  L->n_nodes = tt__get_u32(p + 44);
+    L->n_order = tt__get_u32(p + 48);   L->n_pool = tt__get_u32(p + 52);    L->n_progs = tt__get_u32(p + 56);
+    L->n_inputs = tt__get_u32(p + 60);  L->n_outputs = tt__get_u32(p + 64); L->n_warnings = tt__get_u32(p + 68);
+    L->n_passes = tt__get_u32(p + 72);  L->n_traced = tt__get_u32(p + 76);
+    L->progs_bytes = tt__get_u64(p + 88);
+    L->warnings_bytes = tt__get_u64(p + 104);
+    L->blob_bytes = tt__get_u64(p + 120);
+    if (L->progs_bytes > ld->size || L->warnings_bytes > ld->size || L->blob_bytes > ld->size)
+        return tt__bad(ld, "a section is larger than the file");
+    if (L->n_ops > TT__TTG_MAX_OPS || L->n_values > INT32_MAX / 8 || L->n_nodes > INT32_MAX / 8 || L->n_pool > INT32_MAX / 8 ||
+        L->n_inputs > INT32_MAX / 8 || L->n_outputs > INT32_MAX / 8 || L->n_warnings > INT32_MAX / 8 ||
+        L->n_passes > 12 || L->n_order > L->n_nodes || L->n_progs > L->n_nodes)
+        return tt__bad(ld, "counts out of range (ops %D, values %D, nodes %D, order %D, programs %D, passes %D)",
+                       (int64_t)L->n_ops, (int64_t)L->n_values, (int64_t)L->n_nodes, (int64_t)L->n_order,
+                       (int64_t)L->n_progs, (int64_t)L->n_passes);
+    tt__ttg_place(L);
+    if (L->file_bytes != (uint64_t)ld->size || tt__get_u64(p + 80) != L->progs || tt__get_u64(p + 96) != L->warnings ||
+        tt__get_u64(p + 112) != L->blob)
+        return tt__bad(ld, "the sections do not lie where the counts put them");
+    return true;
+}
+
+/* The op names of the file, mapped to ours. */
+static bool tt__load_ops(tt__ttg_load *ld) {
+    uint32_t i;
+    int op;
+    for (i = 0; i < ld->L.n_ops; i++) {
+        const char *name = (const char *)ld->p + ld->L.ops + (size_t)i * TT__TTG_NAME;
+        if (!memchr(name, 0, TT__TTG_NAME)) return tt__bad(ld, "op name %D is not NUL-terminated", (int64_t)i);
+        for (op = 0; op < TT__OP_COUNT && strcmp(tt__op_table[op].name, name) != 0; op++) {}
+        if (op == TT__OP_COUNT)
+            return tt__fail(ld->ctx, TT_ERR_UNSUPPORTED, "%s: the file uses op '%s', which tinytrace %s does not have",
+                            ld->fn, name, TT_VERSION_STRING), false;
+        ld->opcode[i] = (int16_t)op;
+    }
+    return true;
+}
+
+/* A constant's or parameter's bytes: in place when the buffer's alignment allows (and the
+   graph may keep pointing into it), else copied. */
+static bool tt__load_value_data(tt__ttg_load *ld, tt__value *val, uint64_t at, uint64_t bytes, bool in_place) {
+    const unsigned char *src = ld->p + ld->L.blob + at;
+    if (at % TT__TTG_ALIGN != 0 || at > ld->L.blob_bytes || bytes > ld->L.blob_bytes - at)
+        return tt__bad(ld, "value data at blob offset %D (%D bytes) is misaligned or outside the %D-byte blob",
+                       (int64_t)(at & 0x7FFFFFFFFFFFFFFFull), (int64_t)(bytes & 0x7FFFFFFFFFFFFFFFull), (int64_t)ld->L.blob_bytes);
+    if (in_place && (uintptr_t)src % TT__TTG_INPLACE == 0) {
+        val->data = (void *)(uintptr_t)src;            /* read only: the graph never writes constants */
+        val->borrowed = true;
+    } else {
+        val->data = tt__heap_alloc(&ld->g->tape.alloc, bytes ? (size_t)bytes : 1);
+        if (!val->data) return tt__fail(ld->ctx, TT_ERR_OOM, "%s: out of memory for %D bytes of constants", ld->fn, (int64_t)bytes), false;
+        memcpy(val->data, src, (size_t)bytes);
+    }
+    val->meta.data = val->data;
+    return true;
+}
+
+static bool tt__load_values(tt__ttg_load *ld, bool in_place) {
+    tt_graph *g = ld->g;
+    uint32_t i;
+    int d;
+    for (i = 0; i < ld->L.n_values; i++) {
+        const unsigned char *r = ld->p + ld->L.values + (size_t)i * TT__TTG_VALUE;
+        tt__value *val = &g->tape.values[i];
+        int64_t numel;
+        uint64_t bytes = tt__get_u64(r + 80);
+        memset(val, 0, sizeof *val);
+        if (r[0] > TT__V_NODE || r[1] >= TT_DTYPE_COUNT || r[2] > TT__TTG_MAX_NDIM || r[3] > 1)
+            return tt__bad(ld, "value %D: kind %d, dtype %d, ndim %d or flags %d out of range", (int64_t)i, r[0], r[1], r[2], r[3]);
+        val->kind = (tt__vkind)r[0];
+        val->param = r[3] != 0;
+        val->node = tt__get_i32(r + 4);
+        if (val->node < -1 || val->node >= (int64_t)ld->L.n_nodes) return tt__bad(ld, "value %D: producer node %d out of range", (int64_t)i, val->node);
+        tt__header_init(&val->meta, NULL);
+        val->meta.dtype = (tt_dtype)r[1];
+        val->meta.ndim = r[2];
+        for (d = 0; d < val->meta.ndim; d++) val->meta.shape[d] = tt__get_i64(r + 8 + 8 * d);
+        if (!tt__sizes_fit(val->meta.ndim, val->meta.shape)) return tt__bad(ld, "value %D: shape %S is negative or too large", (int64_t)i, &val->meta);
+        tt__set_contiguous_strides(&val->meta);
+        tt__update_numel(&val->meta);
+        numel = val->meta.numel;
+        if (!memchr(r + 88, 0, TT__TTG_NAME)) return tt__bad(ld, "value %D: its name is not NUL-terminated", (int64_t)i);
+        memcpy(val->name, r + 88, TT__TTG_NAME);
+        if (!tt__value_has_data(val)) {
+            if (bytes != 0) return tt__bad(ld, "value %D: an input or op result with %D bytes of data", (int64_t)i, (int64_t)(bytes & 0xFFFFFFFFu));
+            continue;
+        }
+        if (bytes != (uint64_t)numel * tt_dtype_size(val->meta.dtype))
+            return tt__bad(ld, "value %D: %D bytes of data for %T%S", (int64_t)i, (int64_t)(bytes & 0x7FFFFFFFFFFFFFFFull), (int)val->meta.dtype, &val->meta);
+        if (!tt__load_value_data(ld, val, tt__get_u64(r + 72), bytes, in_place)) return false;
+    }
+    return true;
+}
+
+/* A value id read from the file: -1 (where allowed) or a value. */
+static bool tt__load_value_id(tt__ttg_load *ld, int32_t v, bool absent_ok, const char *what, int64_t at) {
+    if ((v == -1 && absent_ok) || (v >= 0 && (uint32_t)v < ld->L.n_values)) return true;
+    return tt__bad(ld, "%s %D refers to value %d; the file has %D", what, at, (int)v, (int64_t)ld->L.n_values);
+}
+
+static bool tt__load_nodes(tt__ttg_load *ld) {
+    tt_graph *g = ld->g;
+    uint32_t i;
+    int k;
+    for (i = 0; i < ld->L.n_pool; i++) {
+        g->tape.pool[i] = tt__get_i32(ld->p + ld->L.pool + 4 * (size_t)i);
+        if (!tt__load_value_id(ld, g->tape.pool[i], true, "input slot", i)) return false;
+    }
+    for (i = 0; i < ld->L.n_nodes; i++) {
+        const unsigned char *r = ld->p + ld->L.nodes + (size_t)i * TT__TTG_NODE;
+        tt__node *n = &g->tape.nodes[i];
+        uint32_t op = tt__get_u32(r), in_at = tt__get_u32(r + 8), n_in = tt__get_u32(r + 12);
+        if (op >= ld->L.n_ops) return tt__bad(ld, "node %D: op %D is not in the file's op table", (int64_t)i, (int64_t)op);
+        memset(n, 0, sizeof *n);
+        n->op = ld->opcode[op];
+        n->name = tt__op_table[n->op].name;
+        n->out = tt__get_i32(r + 4);
+        if (in_at > ld->L.n_pool || n_in > ld->L.n_pool - in_at)
+            return tt__bad(ld, "node %D (%s): inputs %D..%D are outside the %D input slots", (int64_t)i, n->name,
+                           (int64_t)in_at, (int64_t)in_at + (int64_t)n_in, (int64_t)ld->L.n_pool);
+        n->in_at = (int)in_at;
+        n->n_in = (int)n_in;
+        if (!tt__load_value_id(ld, n->out, false, "the output of node", i)) return false;
+        if (g->tape.values[n->out].kind != TT__V_NODE) return tt__bad(ld, "node %D (%s) writes value %d, an input or constant", (int64_t)i, n->name, n->out);
+        for (k = 0; k < TT__TTG_ATTRS; k++) {
+            int64_t a = tt__get_i64(r + 16 + 8 * k);
+            if (k < TT__NATTR) n->a.i[k] = a;
+            else if (a != 0) return tt__bad(ld, "node %D (%s) has attributes that need TT_MAX_DIMS %d", (int64_t)i, n->name, (k - 4) / 2 + 1);
+        }
+        for (k = 0; k < 3; k++) n->a.f[k] = tt__get_f32(r + 176 + 4 * k);
+        if (tt__is_fused(n) != (n->a.i[0] >= 0 && n->a.i[0] < (int64_t)ld->L.n_progs && tt__is_fused(n)))
+            return tt__bad(ld, "node %D: fused program %D does not exist", (int64_t)i, n->a.i[0]);
+    }
+    return true;
+}
+
+static bool tt__load_io(tt__ttg_load *ld) {
+    tt_graph *g = ld->g;
+    uint32_t i, j;
+    for (i = 0; i < ld->L.n_inputs; i++) {
+        int32_t v = tt__get_i32(ld->p + ld->L.inputs + 4 * (size_t)i);
+        if (!tt__load_value_id(ld, v, false, "graph input", i)) return false;
+        if (g->tape.values[v].kind != TT__V_INPUT) return tt__bad(ld, "graph input %D is value %d, not an input", (int64_t)i, (int)v);
+        for (j = 0; j < i; j++) if (g->tape.inputs[j] == v) return tt__bad(ld, "graph inputs %D and %D are the same value", (int64_t)j, (int64_t)i);
+        g->tape.inputs[i] = v;
+    }
+    for (i = 0; i < ld->L.n_values; i++)
+        if (g->tape.values[i].kind == TT__V_INPUT) {
+            for (j = 0; j < ld->L.n_inputs && g->tape.inputs[j] != (int)i; j++) {}
+            if (j == ld->L.n_inputs) return tt__bad(ld, "value %D is an input that is not a graph input", (int64_t)i);
+        }
+    for (i = 0; i < ld->L.n_outputs; i++) {
+        int32_t v = tt__get_i32(ld->p + ld->L.outputs + 4 * (size_t)i);
+        if (!tt__load_value_id(ld, v, false, "graph output", i)) return false;
+        if (g->tape.values[v].kind != TT__V_NODE && g->tape.values[v].kind != TT__V_INPUT)
+            return tt__bad(ld, "graph output %D is value %d, a constant", (int64_t)i, (int)v);
+        g->outputs[i] = v;
+    }
+    return true;
+}
+
+/* Warnings and the passes of the last compile (names from our pass table). */
+static bool tt__load_notes(tt__ttg_load *ld) {
+    tt_graph *g = ld->g;
+    uint64_t at = ld->L.warnings, end = ld->L.warnings + ld->L.warnings_bytes;
+    uint32_t i;
+    int r;
+    for (i = 0; i < ld->L.n_warnings; i++) {
+        uint32_t len;
+        if (end - at < 4) return tt__bad(ld, "the warnings section ends inside warning %D", (int64_t)i);
+        len = tt__get_u32(ld->p + at);
+        at += 4;
+        if (len >= TT__WARN_SIZE || len > end - at) return tt__bad(ld, "warning %D has %D bytes (at most %d, inside its section)", (int64_t)i, (int64_t)len, TT__WARN_SIZE - 1);
+        memcpy(g->tape.warnings[i], ld->p + at, len);
+        g->tape.warnings[i][len] = '\0';
+        at += len;
+    }
+    if (at != end) return tt__bad(ld, "the warnings section has %D bytes after its last warning", (int64_t)(end - at));
+    for (i = 0; i < ld->L.n_passes; i++) {
+        const unsigned char *rec = ld->p + ld->L.passes + (size_t)i * TT__TTG_PASS;
+        for (r = 0; r < TT__N_PASS_ROWS && !(strlen(tt__pass_table[r].name) < 20 &&
+                                              memcmp(rec, tt__pass_table[r].name, strlen(tt__pass_table[r].name) + 1) == 0); r++) {}
+        if (r == TT__N_PASS_ROWS) return tt__bad(ld, "pass %D has a name this version does not know", (int64_t)i);
+        g->pass_stats[i].name = tt__pass_table[r].name;
+        g->pass_stats[i].nodes_removed = tt__get_i32(rec + 20);
+    }
+    g->n_pass_stats = (int)ld->L.n_passes;
+    return true;
+}
+
+static bool tt__load_programs(tt__ttg_load *ld) {
+    tt_graph *g = ld->g;
+    const unsigned char *p = ld->p;
+    uint64_t at = ld->L.progs, end = ld->L.progs + ld->L.progs_bytes;
+    uint32_t i;
+    int k;
+    for (i = 0; i < ld->L.n_progs; i++) {
+        struct tt__program *pr = &g->progs[i];
+        uint32_t n_uops, n_regs, n_in, n_out, n_members;
+        if (end - at < TT__TTG_PROG) return tt__bad(ld, "the programs section ends inside program %D", (int64_t)i);
+        n_uops = tt__get_u32(p + at);      n_regs = tt__get_u32(p + at + 4);  n_in = tt__get_u32(p + at + 8);
+        n_out = tt__get_u32(p + at + 12);  n_members = tt__get_u32(p + at + 16);
+        if (n_uops > TT__FUSE_MAX_UOPS || n_regs > TT__FUSE_MAX_UOPS || n_in > TT__FUSE_MAX_IN || n_out < 1 ||
+            n_out > TT__FUSE_MAX_MEMBERS || n_members > TT__FUSE_MAX_MEMBERS)
+            return tt__bad(ld, "program %D: %D micro-ops, %D registers, %D inputs, %D outputs, %D members: over the limits",
+                           (int64_t)i, (int64_t)n_uops, (int64_t)n_regs, (int64_t)n_in, (int64_t)n_out, (int64_t)n_members);
+        memset(pr, 0, sizeof *pr);
+        pr->n_uops = (int)n_uops; pr->n_regs = (int)n_regs; pr->n_in = (int)n_in; pr->n_out = (int)n_out;
+        pr->n_members = (int)n_members;
+        pr->head = tt__get_i32(p + at + 20);
+        pr->head_input = tt__get_i32(p + at + 24);
+        pr->head_out = tt__get_i32(p + at + 28);
+        at += TT__TTG_PROG;
+        if (end - at < (uint64_t)n_uops * TT__TTG_UOP + 4u * (uint64_t)(n_out + n_members))
+            return tt__bad(ld, "the programs section ends inside program %D", (int64_t)i);
+        for (k = 0; k < pr->n_uops; k++, at += TT__TTG_UOP) {
+            const unsigned char *r = p + at;
+            tt__uop *u = &pr->uops[k];
+            int ops[2];
+            int j;
+            u->kind = r[0];
+            u->swap = r[1];
+            ops[0] = tt__get_i16(r + 2);
+            ops[1] = tt__get_i16(r + 4);
+            u->dst = tt__get_i16(r + 6); u->a = tt__get_i16(r + 8); u->b = tt__get_i16(r + 10); u->c = tt__get_i16(r + 12);
+            u->p0 = tt__get_f32(r + 16);
+            u->p1 = tt__get_f32(r + 20);
+            if (u->kind >= TT__U_NONE || u->swap > 1) return tt__bad(ld, "program %D, micro-op %d: kind %d unknown", (int64_t)i, k, u->kind);
+            for (j = 0; j < 2; j++) {                  /* elementwise ops go by the file's op table */
+                bool named = j == 0 ? u->kind == TT__U_UNARY || u->kind == TT__U_BINARY || u->kind == TT__U_PAIR
+                                    : u->kind == TT__U_PAIR;
+                if (named && (ops[j] < 0 || (uint32_t)ops[j] >= ld->L.n_ops))
+                    return tt__bad(ld, "program %D, micro-op %d: op %d is not in the file's op table", (int64_t)i, k, ops[j]);
+                ops[j] = named ? ld->opcode[ops[j]] : ops[j];
+            }
+            u->op = (int16_t)ops[0];
+            u->op2 = (int16_t)ops[1];
+        }
+        for (k = 0; k < pr->n_out; k++, at += 4) {
+            pr->outs[k] = tt__get_i32(p + at);
+            if (!tt__load_value_id(ld, pr->outs[k], false, "an output of program", i)) return false;
+        }
+        for (k = 0; k < pr->n_members; k++, at += 4) {
+            pr->members[k] = tt__get_i32(p + at);
+            if (pr->members[k] < (int64_t)ld->L.n_order || pr->members[k] >= (int64_t)ld->L.n_nodes)
+                return tt__bad(ld, "program %D: member %d is node %d, expected %D..%D (after the run order)", (int64_t)i, k,
+                               pr->members[k], (int64_t)ld->L.n_order, (int64_t)ld->L.n_nodes - 1);
+        }
+        tt__program_aliases(pr);
+    }
+    if (at != end) return tt__bad(ld, "the programs section has %D bytes after its last program", (int64_t)(end - at));
+    return true;
+}
+
+/* How many inputs op takes: its names in the op table ("xs": a list of at least one). */
+static bool tt__op_arity_ok(int op, int n_in) {
+    const char *p = tt__op_table[op].inputs;
+    int n = 1;
+    if (strcmp(p, "xs") == 0) return n_in >= 1;
+    for (; *p; p++) n += *p == ',';
+    return n_in == n;
+}
+
+/* Value v may be read at run position pos: an input, a parameter or a constant, or the
+   result of a node that ran before. */
+static bool tt__load_defined(const tt__ttg_load *ld, int v, int pos) {
+    return ld->g->tape.values[v].kind != TT__V_NODE || (ld->writer[v] >= 0 && ld->writer[v] < pos);
+}
+
+/* Runs op's own infer on the saved inputs (slots in_at.. of the pool): the result must have
+   the saved dtype and shape of value out. Its header then stands for out (views: strides). */
+static bool tt__load_infer(tt__ttg_load *ld, int node, const tt__node *n, int in_at, int out, int pos) {
+    tt_graph *g = ld->g;
+    const tt__op_info *info = &tt__op_table[n->op];
+    tt_tensor **in = g->argv;
+    tt_tensor got;
+    tt__err saved = ld->ctx->err;
+    tt__call c;
+    bool ok;
+    int k;
+    if (!tt__op_arity_ok(n->op, n->n_in))
+        return tt__bad(ld, "node %d (%s) has %d inputs, expected %s", node, n->name, n->n_in, info->inputs);
+    for (k = 0; k < n->n_in; k++) {
+        int v = g->tape.pool[in_at + k];
+        if (v < 0 && !((info->optional >> k) & 1u)) return tt__bad(ld, "node %d (%s): input %d is missing", node, n->name, k);
+        if (v >= 0 && !tt__load_defined(ld, v, pos))
+            return tt__bad(ld, "node %d (%s): input %d (value %d) is not computed before it runs", node, n->name, k, v);
+        in[k] = v >= 0 ? &g->rt[v] : NULL;
+    }
+    c = tt__call_init(n->name, n->op, in, n->n_in, &n->a);
+    tt__header_init(&got, ld->ctx);
+    tt__err_clear(&ld->ctx->err);
+    ok = info->infer(ld->ctx, &c, &got);
+    if (!ok) {
+        char why[TT__MSG_SIZE];
+        memcpy(why, ld->ctx->err.msg, sizeof why);
+        ld->ctx->err = saved;
+        return tt__bad(ld, "node %d (%s) does not fit its inputs: %s", node, n->name, why);
+    }
+    ld->ctx->err = saved;
+    if (got.dtype != g->tape.values[out].meta.dtype || !tt_same_shape(&got, &g->tape.values[out].meta))
+        return tt__bad(ld, "node %d (%s) makes %T%S, the file says %T%S", node, n->name, (int)got.dtype, &got,
+                       (int)g->tape.values[out].meta.dtype, &g->tape.values[out].meta);
+    got.ctx = NULL;
+    g->rt[out] = got;
+    return true;
+}
+
+/* Can a tensor of shape s be broadcast to shape o (sizes equal or 1, aligned right)? */
+static bool tt__broadcasts_to(const tt_tensor *s, const tt_tensor *o) {
+    int d, lead = o->ndim - s->ndim;
+    if (lead < 0) return false;
+    for (d = 0; d < s->ndim; d++) if (s->shape[d] != 1 && s->shape[d] != o->shape[lead + d]) return false;
+    return true;
+}
+
+/* Register r of a program is an operand: written by an earlier micro-op. */
+static bool tt__reg_ok(int r, int n_regs, const bool *written) { return r >= 0 && r < n_regs && written[r]; }
+
+/* A fused program, micro-op by micro-op: every operand written before it is read, each
+   register written once, ops of the kind their micro-op runs, stores last, each output
+   stored once. */
+static bool tt__load_check_uops(tt__ttg_load *ld, int node, const struct tt__program *pr) {
+    bool written[TT__FUSE_MAX_UOPS], storing = false;
+    int stored[TT__FUSE_MAX_MEMBERS], i, ok;
+    memset(written, 0, sizeof written);
+    memset(stored, 0, sizeof stored);
+    for (i = 0; i < pr->n_uops; i++) {
+        const tt__uop *u = &pr->uops[i];
+        switch (u->kind) {
+        case TT__U_LOAD:   ok = u->a >= 0 && u->a < pr->n_in; break;
+        case TT__U_UNARY:  ok = tt__op_table[u->op].kind == TT__K_UNARY && tt__reg_ok(u->a, pr->n_regs, written); break;
+        case TT__U_BINARY: ok = tt__op_table[u->op].kind == TT__K_BINARY && tt__reg_ok(u->a, pr->n_regs, written) &&
+                                tt__reg_ok(u->b, pr->n_regs, written); break;
+        case TT__U_PAIR:   ok = tt__op_has(u->op, TT__F_PAIRABLE) && tt__op_has(u->op2, TT__F_PAIRABLE) &&
+                                tt__op_table[u->op].kind == TT__K_BINARY && tt__op_table[u->op2].kind == TT__K_BINARY &&
+                                tt__reg_ok(u->a, pr->n_regs, written) && tt__reg_ok(u->b, pr->n_regs, written) &&
+                                tt__reg_ok(u->c, pr->n_regs, written); break;
+        case TT__U_WHERE:  ok = tt__reg_ok(u->a, pr->n_regs, written) && tt__reg_ok(u->b, pr->n_regs, written) &&
+                                tt__reg_ok(u->c, pr->n_regs, written); break;
+        case TT__U_CAST:   ok = u->op >= 0 && u->op < TT_DTYPE_COUNT && tt__reg_ok(u->a, pr->n_regs, written); break;
+        default:           ok = tt__reg_ok(u->a, pr->n_regs, written) && u->b >= 0 && u->b < pr->n_out && !stored[u->b]++; break;
+        }
+        if (u->kind != TT__U_STORE) {
+            ok = ok && !storing && u->dst >= 0 && u->dst < pr->n_regs && !written[u->dst];
+            if (ok) written[u->dst] = true;
+        }
+        storing = storing || u->kind == TT__U_STORE;
+        if (!ok) return tt__bad(ld, "node %d (fused): micro-op %d reads, writes or runs what it may not", node, i);
+    }
+    for (i = 0; i < pr->n_out; i++) if (!stored[i]) return tt__bad(ld, "node %d (fused): output %d is never stored", node, i);
+    return true;
+}
+
+/* A fused node at run position pos: its program, its inputs and outputs, its epilogue head. */
+static bool tt__load_check_fused(tt__ttg_load *ld, int node, const tt__node *n, int pos) {
+    tt_graph *g = ld->g;
+    const struct tt__program *pr = &g->progs[n->a.i[0]];
+    const tt__node *h = pr->head >= 0 ? &g->tape.nodes[pr->head] : NULL;
+    const tt_tensor *o0 = &g->tape.values[pr->outs[0]].meta;
+    int k;
+    if (!tt__load_check_uops(ld, node, pr)) return false;
+    if (n->out != pr->outs[0] || n->n_in != pr->n_in + (h ? h->n_in : 0))
+        return tt__bad(ld, "node %d (fused): its output or input count does not match its program", node);
+    for (k = 0; k < pr->n_out; k++) {
+        const tt__value *o = &g->tape.values[pr->outs[k]];
+        if (o->kind != TT__V_NODE || ld->writer[pr->outs[k]] >= 0 || !tt_same_shape(&o->meta, o0) || !tt__dtype_fusable(o->meta.dtype))
+            return tt__bad(ld, "node %d (fused): output %d (value %d) is written twice or differs in shape or dtype", node, k, pr->outs[k]);
+    }
+    if (h && (pr->head < (int)ld->L.n_order || !tt__op_has(h->op, TT__F_GEMM_HEAD) || h->n_in > 4 || pr->head_input < 0 ||
+              pr->head_input >= pr->n_in || pr->head_out < 0 || pr->head_out >= pr->n_out ||
+              g->tape.values[pr->outs[pr->head_out]].meta.dtype != TT_F32 || g->tape.pool[n->in_at + pr->head_input] != -1 ||
+              !tt_same_shape(&g->tape.values[h->out].meta, o0)))
+        return tt__bad(ld, "node %d (fused): its epilogue head (node %d) is not a matmul, linear or convolution feeding it", node, pr->head);
+    if (h && !tt__load_infer(ld, pr->head, h, n->in_at + pr->n_in, h->out, pos)) return false;
+    for (k = 0; k < pr->n_in; k++) {
+        int v = g->tape.pool[n->in_at + k];
+        if (h && k == pr->head_input) continue;
+        if (v < 0 || !tt__load_defined(ld, v, pos) || !tt__broadcasts_to(&g->tape.values[v].meta, o0))
+            return tt__bad(ld, "node %d (fused): input %d is missing, not computed before, or does not broadcast to %S", node, k, o0);
+    }
+    for (k = 0; k < pr->n_out; k++) {
+        ld->writer[pr->outs[k]] = pos;
+        g->rt[pr->outs[k]] = g->tape.values[pr->outs[k]].meta;
+    }
+    return true;
+}
+
+/* Every node that runs, in run order (the order of a compiled graph, every node of a trace):
+   checked against its inputs, which must exist before it. */
+static bool tt__load_check(tt__ttg_load *ld, bool compiled) {
+    tt_graph *g = ld->g;
+    int n_run = compiled ? (int)ld->L.n_order : (int)ld->L.n_nodes, p, v, fused = 0;
+    g->max_in = 1;
+    for (p = 0; p < (int)ld->L.n_nodes; p++) g->max_in = (int)tt__max64(g->max_in, g->tape.nodes[p].n_in);
+    g->argv = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->max_in);
+    if (!g->argv) return tt__fail(ld->ctx, TT_ERR_OOM, "%s: out of memory", ld->fn), false;
+    for (v = 0; v < (int)ld->L.n_values; v++) {
+        ld->writer[v] = -1;
+        g->rt[v] = g->tape.values[v].meta;
+    }
+    for (p = 0; p < (int)ld->L.n_nodes; p++) {
+        const tt__node *n = &g->tape.nodes[p];
+        if (!tt__is_fused(n)) continue;
+        if (!compiled || p >= n_run || n->a.i[0] != fused++)
+            return tt__bad(ld, "node %d: a fused node outside the run order of a compiled graph, or out of turn", p);
+    }
+    if (fused != (int)ld->L.n_progs) return tt__bad(ld, "%d fused nodes for %D programs", fused, (int64_t)ld->L.n_progs);
+    for (p = 0; p < n_run; p++) {
+        const tt__node *n = &g->tape.nodes[p];
+        if (tt__is_fused(n)) {
+            if (!tt__load_check_fused(ld, p, n, p)) return false;
+            continue;
+        }
+        if (ld->writer[n->out] >= 0) return tt__bad(ld, "node %d (%s) writes value %d, which node position %d wrote", p, n->name, n->out, ld->writer[n->out]);
+        if (!tt__load_infer(ld, p, n, n->in_at, n->out, p)) return false;
+        ld->writer[n->out] = p;
+    }
+    for (p = 0; p < g->n_outputs; p++)
+        if (!tt__load_defined(ld, g->outputs[p], n_run)) return tt__bad(ld, "graph output %d is computed by no node", p);
+    return true;
+}
+
+/* The graph and its arrays, sized by the file's counts (each bounded by the file's size). */
+static tt_graph *tt__load_alloc(tt__ttg_load *ld, const tt_allocator *al) {
+    const tt__ttg_layout *L = &ld->L;
+    tt_graph *g = (tt_graph *)tt__heap_alloc(al, sizeof *g);
+    if (!g) return (tt_graph *)tt__fail(ld->ctx, TT_ERR_OOM, "%s: out of memory", ld->fn);
+    memset(g, 0, sizeof *g);
+    g->tape.alloc = *al;
+    g->tape.n_threads = ld->ctx->n_threads;
+    g->tape.kern = ld->ctx->kern;
+    g->tape.parallel_for = ld->ctx->parallel_for;
+    g->tape.parallel_user = ld->ctx->parallel_user;
+    g->home = ld->ctx->user_memory ? ld->ctx : NULL;
+    ld->g = g;
+    g->tape.values = (tt__value *)tt__galloc(g, sizeof(tt__value) * ((size_t)L->n_values + 1));
+    g->tape.nodes = (tt__node *)tt__galloc(g, sizeof(tt__node) * ((size_t)L->n_nodes + 1));
+    g->tape.pool = (int *)tt__galloc(g, sizeof(int) * ((size_t)L->n_pool + 1));
+    g->tape.inputs = (int *)tt__galloc(g, sizeof(int) * ((size_t)L->n_inputs + 1));
+    g->tape.warnings = (char (*)[TT__WARN_SIZE])tt__galloc(g, (size_t)TT__WARN_SIZE * ((size_t)L->n_warnings + 1));
+    g->progs = (struct tt__program *)tt__galloc(g, sizeof(struct tt__program) * ((size_t)L->n_progs + 1));
+    g->outputs = (int *)tt__galloc(g, sizeof(int) * ((size_t)L->n_outputs + 1));
+    g->rt = (tt_tensor *)tt__galloc(g, sizeof(tt_tensor) * ((size_t)L->n_values + 1));
+    ld->writer = (int *)tt__galloc(g, sizeof(int) * ((size_t)L->n_values + 1));
+    g->tape.n_values = g->tape.cap_values = g->n_traced_values = (int)L->n_values;
+    g->tape.n_nodes = g->tape.cap_nodes = g->n_traced_nodes = (int)L->n_nodes;
+    g->tape.n_pool = g->tape.cap_pool = g->n_traced_pool = (int)L->n_pool;
+    g->tape.n_inputs = g->tape.cap_inputs = (int)L->n_inputs;
+    g->tape.n_warnings = g->tape.cap_warnings = (int)L->n_warnings;
+    g->n_progs = g->cap_progs = (int)L->n_progs;
+    g->n_outputs = (int)L->n_outputs;
+    if (!g->tape.values || !g->tape.nodes || !g->tape.pool || !g->tape.inputs || !g->tape.warnings || !g->progs ||
+        !g->outputs || !g->rt || !ld->writer) {
+        tt__fail(ld->ctx, TT_ERR_OOM, "%s: out of memory", ld->fn);
+        return NULL;
+    }
+    return g;
+}
+
+/* A compiled graph: its order as saved, no replacements, then the memory plan and the
+   backend's prepare, as tt_graph_compile ends. Else the trace, compiled when it first runs. */
+static bool tt__load_finish(tt__ttg_load *ld, uint32_t mode, uint32_t passes, bool compiled) {
+    tt_graph *g = ld->g;
+    int i;
+    if (!compiled) {
+        g->traced = (tt__node *)tt__galloc(g, sizeof(tt__node) * ((size_t)g->tape.n_nodes + 1));
+        if (!g->traced) return tt__fail(ld->ctx, TT_ERR_OOM, "%s: out of memory", ld->fn), false;
+        memcpy(g->traced, g->tape.nodes, sizeof(tt__node) * (size_t)g->tape.n_nodes);
+        return true;
+    }
+    if (!tt__compile_args_valid((tt_mode)mode, passes)) return tt__bad(ld, "compile mode %D or passes %D unknown", (int64_t)mode, (int64_t)passes);
+    g->mode = (tt_mode)mode;
+    g->passes = passes;
+    g->loaded_traced = (int)ld->L.n_traced;
+    g->n_order = (int)ld->L.n_order;
+    g->remap = (int *)tt__galloc(g, sizeof(int) * ((size_t)g->tape.n_values + 1));
+    g->order = (int *)tt__galloc(g, sizeof(int) * ((size_t)g->n_order + 1));
+    g->bound_src = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * ((size_t)g->tape.n_inputs + 1));
+    if (!g->remap || !g->order || !g->bound_src) return tt__fail(ld->ctx, TT_ERR_OOM, "%s: out of memory", ld->fn), false;
+    for (i = 0; i < g->tape.n_values; i++) g->remap[i] = i;
+    for (i = 0; i < g->n_order; i++) g->order[i] = i;
+    g->backend = tt__default_backend();
+    if (tt__graph_plan(g) != TT_OK || tt__check_backend(g) != TT_OK || g->backend->prepare(g) != TT_OK)
+        return tt__fail(ld->ctx, g->err.status, "%s: %s", ld->fn, g->err.msg), false;
+    g->compiled = true;
+    g->loaded_compiled = true;
+    return true;
+}
+
+/* Loads the bytes p[0..size); image (owned bytes the graph frees, or NULL) holds them when the
+   file loader read them: constants then stay in it. */
+static tt_graph *tt__graph_load(tt_ctx *ctx, const char *fn, const char *src, const unsigned char *p, size_t size,
+                                void *image) {
+    tt_allocator al = tt__load_allocator(ctx);
+    tt__ttg_load ld;
+    uint32_t flags;
+    bool ok;
+    memset(&ld, 0, sizeof ld);
+    ld.ctx = ctx;
+    ld.fn = fn;
+    ld.src = src;
+    ld.p = p;
+    ld.size = size;
+    if (!tt__load_header(&ld) || !tt__load_ops(&ld) || !tt__load_alloc(&ld, &al)) {
+        tt_graph_destroy(ld.g);
+        return NULL;
+    }
+    flags = tt__get_u32(p + 24);
+    ok = flags <= 1 && tt__load_values(&ld, true) && tt__load_nodes(&ld) && tt__load_programs(&ld) && tt__load_io(&ld) &&
+         tt__load_notes(&ld) && tt__load_check(&ld, flags == 1) &&
+         tt__load_finish(&ld, tt__get_u32(p + 28), tt__get_u32(p + 32), flags == 1);
+    if (flags > 1) tt__bad(&ld, "flags %D unknown", (int64_t)flags);
+    tt__heap_free(&al, ld.writer);
+    if (!ok) {
+        tt_graph_destroy(ld.g);
+        return NULL;
+    }
+    ld.g->image = image;
+    return ld.g;
+}
+
+TT_API tt_graph *tt_graph_load_memory(tt_ctx *ctx, const void *buf, size_t size) {
+    if (!ctx) return NULL;
+    if (!buf) return (tt_graph *)tt__fail(ctx, TT_ERR_ARG, "tt_graph_load_memory: buf is NULL");
+    return tt__graph_load(ctx, "tt_graph_load_memory", "buf", (const unsigned char *)buf, size, NULL);
+}
+
+#ifndef TT_NO_STDIO
+/* The bytes of the file at path, from al (NULL: ctx's arena); NULL and an error naming fn. */
+static unsigned char *tt__read_file(tt_ctx *ctx, const char *fn, const char *path, const tt_allocator *al, size_t *size) {
+    unsigned char *buf;
+    long end;
+    FILE *f;
+    if (!path) return (unsigned char *)tt__fail(ctx, TT_ERR_ARG, "%s: path is NULL", fn);
+    f = fopen(path, "rb");
+    if (!f) return (unsigned char *)tt__fail(ctx, TT_ERR_IO, "%s: cannot open path '%s'", fn, path);
+    end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (end < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return (unsigned char *)tt__fail(ctx, TT_ERR_IO, "%s: cannot read '%s'", fn, path);
+    }
+    buf = al ? (unsigned char *)tt__heap_alloc(al, end > 0 ? (size_t)end : 1) : (unsigned char *)tt__alloc(ctx, fn, (size_t)end);
+    if (!buf && al) tt__fail(ctx, TT_ERR_OOM, "%s: out of memory for the %D bytes of '%s'", fn, (int64_t)end, path);
+    if (buf && fread(buf, 1, (size_t)end, f) != (size_t)end) {
+        if (al) tt__heap_free(al, buf);
+        buf = NULL;
+        tt__fail(ctx, TT_ERR_IO, "%s: cannot read '%s'", fn, path);
+    }
+    fclose(f);
+    *size = (size_t)end;
+    return buf;
+}
+
+TT_API tt_graph *tt_graph_load(tt_ctx *ctx, const char *path) {
+    tt_allocator al;
+    unsigned char *image;
+    size_t size = 0;
+    tt_graph *g;
+    if (!ctx) return NULL;
+    al = tt__load_allocator(ctx);
+    image = tt__read_file(ctx, "tt_graph_load", path, &al, &size);
+    if (!image) return NULL;
+    g = tt__graph_load(ctx, "tt_graph_load", path, image, size, image);
+    if (!g) tt__heap_free(&al, image);
+    return g;
+}
+#endif
 
 /* ==========================================================================
  * >>debug   printing

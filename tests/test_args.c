@@ -79,6 +79,8 @@ static const char *ar_status_name(tt_status s) {
     case TT_ERR_BACKEND: return "TT_ERR_BACKEND";
     case TT_ERR_INDEX: return "TT_ERR_INDEX";
     case TT_ERR_CORRUPT: return "TT_ERR_CORRUPT";
+    case TT_ERR_FORMAT: return "TT_ERR_FORMAT";
+    case TT_ERR_IO: return "TT_ERR_IO";
     }
     return "(unknown status)";
 }
@@ -2233,6 +2235,36 @@ static int text_size(ar_env *e) {
 }
 static int destroy_null(ar_env *e) { (void)e; tt_graph_destroy(NULL); return 1; }
 
+/* Saving and loading: the bytes of ar_graph, compiled. */
+static size_t ar_graph_bytes(ar_env *e, unsigned char *buf, size_t size) {
+    tt_graph *g = ar_graph(e);
+    tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL);
+    return tt_graph_save_memory(g, buf, size);
+}
+static int save_mem_null_g(ar_env *e) { char buf[8]; (void)e; return tt_graph_save_memory(NULL, buf, sizeof buf) == 0; }
+static int save_mem_null_buf(ar_env *e) { return tt_graph_save_memory(ar_graph(e), NULL, 64) == 0; }
+static int save_null_g(ar_env *e) { (void)e; return tt_graph_save(NULL, "build/never.ttg") == TT_ERR_ARG; }
+static int save_null_path(ar_env *e) { return tt_graph_save(ar_graph(e), NULL) == TT_ERR_ARG; }
+static int save_bad_path(ar_env *e) { return tt_graph_save(ar_graph(e), "/nonexistent-dir/x.ttg") == TT_ERR_IO; }
+static int load_mem_null_ctx(ar_env *e) { char buf[8] = {0}; (void)e; return tt_graph_load_memory(NULL, buf, sizeof buf) == NULL; }
+static int load_mem_null_buf(ar_env *e) { return tt_graph_load_memory(e->c, NULL, 200) == NULL; }
+/* A valid file cut short by one byte. */
+static int load_mem_short(ar_env *e) {
+    unsigned char buf[4096];
+    size_t n = ar_graph_bytes(e, buf, sizeof buf);
+    AR_EXPECT(e, n > 0 && n <= sizeof buf);
+    e->where = AR_IN_CTX;
+    return tt_graph_load_memory(e->c, buf, n - 1) == NULL;
+}
+static int load_mem_not_ttg(ar_env *e) {
+    unsigned char buf[256];
+    memset(buf, 'x', sizeof buf);
+    return tt_graph_load_memory(e->c, buf, sizeof buf) == NULL;
+}
+static int load_null_ctx(ar_env *e) { (void)e; return tt_graph_load(NULL, "build/never.ttg") == NULL; }
+static int load_null_path(ar_env *e) { return tt_graph_load(e->c, NULL) == NULL; }
+static int load_missing(ar_env *e) { return tt_graph_load(e->c, "/nonexistent-dir/x.ttg") == NULL; }
+
 static const ar_row graph_rows[] = {
     ROW(tt_graph_compile, "g", TT_OK, compile_null_g),
     ROW(tt_graph_compile, "mode", TT_ERR_ARG, compile_mode),
@@ -2287,6 +2319,18 @@ static const ar_row graph_rows[] = {
     ROW(tt_graph_str, "buf", TT_OK, text_null_buf),
     ROW(tt_graph_str, "size", TT_OK, text_size),
     ROW(tt_graph_destroy, "g", TT_OK, destroy_null),
+    ROW(tt_graph_save_memory, "g", TT_OK, save_mem_null_g),
+    ROW(tt_graph_save_memory, "buf", TT_ERR_ARG, save_mem_null_buf),
+    ROW(tt_graph_save, "g", TT_OK, save_null_g),
+    ROW(tt_graph_save, "path", TT_ERR_ARG, save_null_path),
+    ROW(tt_graph_save, "path", TT_ERR_IO, save_bad_path),
+    ROW(tt_graph_load_memory, "ctx", TT_OK, load_mem_null_ctx),
+    ROW(tt_graph_load_memory, "buf", TT_ERR_ARG, load_mem_null_buf),
+    ROW(tt_graph_load_memory, "buf", TT_ERR_FORMAT, load_mem_short),
+    ROW(tt_graph_load_memory, "buf", TT_ERR_FORMAT, load_mem_not_ttg),
+    ROW(tt_graph_load, "ctx", TT_OK, load_null_ctx),
+    ROW(tt_graph_load, "path", TT_ERR_ARG, load_null_path),
+    ROW(tt_graph_load, "path", TT_ERR_IO, load_missing),
 };
 
 /* ==== compiled functions ==================================================================== */
