@@ -669,6 +669,11 @@ TT_API tt_status   tt_graph_bind(tt_graph *g, tt_tensor *const *inputs, int n_in
 /* Output i of the last run; valid until the next run or tt_graph_destroy. */
 TT_API tt_tensor  *tt_graph_output(tt_graph *g, int i);
 TT_API int         tt_graph_num_inputs(const tt_graph *g);
+/* Input i as traced: its name ("x", or "input0" from tt_trace) or NULL for a bad i; its dtype,
+   ndim and sizes (shape has room for TT_MAX_DIMS), for a program that only loaded the graph.
+   tt_graph_input_shape returns false for a bad i (and writes nothing). */
+TT_API const char *tt_graph_input_name(const tt_graph *g, int i);
+TT_API bool        tt_graph_input_shape(const tt_graph *g, int i, tt_dtype *dtype, int *ndim, int64_t *shape);
 TT_API int         tt_graph_num_outputs(const tt_graph *g);
 TT_API int         tt_graph_num_nodes(const tt_graph *g);
 /* The graph's first error (a run with wrong shapes, ...), or NULL. */
@@ -2543,7 +2548,7 @@ typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
     X(SOFTMAX,         "softmax",         TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0, "x", 0, "") \
     X(LOG_SOFTMAX,     "log_softmax",     TT__K_REDUCE, tt__infer_softmax,   tt__exec_softmax,   0, "x", 0, "") \
     X(LAYER_NORM,      "layer_norm",      TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  6, "x,weight,bias", 0, "") \
-    X(RMS_NORM,        "rms_norm",        TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  2, "x,weight,bias", 0, "") \
+    X(RMS_NORM,        "rms_norm",        TT__K_REDUCE, tt__infer_row_norm,  tt__exec_row_norm,  2, "x,weight", 0, "") \
     X(BATCH_NORM,      "batch_norm",      TT__K_REDUCE, tt__infer_batch_norm, tt__exec_batch_norm, 24, "x,mean,var,weight,bias", TT__F_BN_FOLDS, "") \
     X(GROUP_NORM,      "group_norm",      TT__K_REDUCE, tt__infer_group_norm, tt__exec_group_norm, 6, "x,weight,bias", 0, "") \
     X(MATMUL,          "matmul",          TT__K_LINALG, tt__infer_matmul,    tt__exec_matmul,    0, "a,b", TT__F_GEMM_HEAD, "") \
@@ -9166,6 +9171,21 @@ TT_API tt_tensor *tt_graph_output(tt_graph *g, int i) {
 }
 
 TT_API int tt_graph_num_inputs(const tt_graph *g) { return g ? g->tape.n_inputs : 0; }
+
+TT_API const char *tt_graph_input_name(const tt_graph *g, int i) {
+    return g && i >= 0 && i < g->tape.n_inputs ? g->tape.values[g->tape.inputs[i]].name : NULL;
+}
+
+TT_API bool tt_graph_input_shape(const tt_graph *g, int i, tt_dtype *dtype, int *ndim, int64_t *shape) {
+    const tt_tensor *m;
+    int d;
+    if (!g || i < 0 || i >= g->tape.n_inputs) return false;
+    m = &g->tape.values[g->tape.inputs[i]].meta;
+    if (dtype) *dtype = m->dtype;
+    if (ndim) *ndim = m->ndim;
+    for (d = 0; shape && d < m->ndim; d++) shape[d] = m->shape[d];
+    return true;
+}
 TT_API int tt_graph_num_outputs(const tt_graph *g) { return g ? g->n_outputs : 0; }
 TT_API int tt_graph_num_nodes(const tt_graph *g) { return !g ? 0 : g->compiled ? g->n_order : g->n_traced_nodes; }
 TT_API const char *tt_graph_error(const tt_graph *g) { return g ? tt__err_msg(&g->err) : "tinytrace: NULL graph"; }

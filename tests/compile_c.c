@@ -72,7 +72,7 @@ static const cc_fn cc_api[] = {
     CC_FN(tt_graph_set_debug), CC_FN(tt_graph_check), CC_FN(tt_graph_dot), CC_FN(tt_graph_str), CC_FN(tt_graph_destroy),
     CC_FN(tt_trace), CC_FN(tt_compiled_create), CC_FN(tt_compiled_run), CC_FN(tt_compiled_output),
     CC_FN(tt_compiled_num_graphs), CC_FN(tt_compiled_error), CC_FN(tt_compiled_status), CC_FN(tt_compiled_destroy),
-    CC_FN(tt_graph_save_memory), CC_FN(tt_graph_load_memory),
+    CC_FN(tt_graph_save_memory), CC_FN(tt_graph_load_memory), CC_FN(tt_graph_input_name), CC_FN(tt_graph_input_shape),
     /* attention, debug */
     CC_FN(tt_scaled_dot_product_attention), CC_FN(tt_shape_str),
 #ifndef TT_NO_STDIO

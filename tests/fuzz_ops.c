@@ -193,7 +193,7 @@ typedef struct fz_op_info {
 /* Counts for the slice test's summary line (what the generator reached). */
 typedef struct fz_stats {
     long programs, valid, invalid, ops, graphs_run, compares, approx, intended_bad_accepted;
-    long fused_graphs, max_fused_ops, amplified, epilogue_dropped;
+    long fused_graphs, max_fused_ops, amplified, epilogue_dropped, reloaded;
 } fz_stats;
 static fz_stats fz_stat;
 
@@ -1752,6 +1752,8 @@ static int fz_check_misuse(fz_run *R, tt_tensor **traced_in, unsigned passes) {
 }
 
 /* The printers on the compiled graph: sizes asked with NULL, then cut short, then whole. */
+static int fz_check_reload(fz_run *R);
+
 static int fz_check_print(fz_run *R) {
     char small[16], *buf;
     size_t n = tt_graph_str(R->g, NULL, 0), m = tt_graph_dot(R->g, NULL, 0), big = n > m ? n : m;
@@ -1846,6 +1848,7 @@ static int fz_check_valid(fz_run *R) {
     if (fz_run_graph(R, in, 0, p->mode, p->passes, false)) return 1;
     R->stage = "run on fresh inputs";
     if (fz_run_graph(R, in, 1, p->mode, p->passes, true)) return 1;
+    if (fz_check_reload(R)) return 1;
     if (p->print && fz_check_print(R)) return 1;
     if (p->misuse && fz_check_misuse(R, in, p->passes)) return 1;
     if (p->passes2) {
@@ -1865,6 +1868,32 @@ static int fz_check_valid(fz_run *R) {
     }
     if (p->compiled_api && fz_check_compiled(R)) return 1;
     return 0;
+}
+
+/* The compiled graph saved (.ttg) and loaded again runs bit for bit like it, on fresh inputs. */
+static int fz_check_reload(fz_run *R) {
+    fz_prog *p = R->p;
+    tt_tensor *in[FZ_MAX_INPUTS];
+    size_t n = tt_graph_save_memory(R->g, NULL, 0);
+    unsigned char *bytes = (unsigned char *)malloc(n ? n : 1);
+    tt_graph *lg = NULL;
+    fz_cmp exact;
+    int i, bad = 0;
+    R->stage = "saved and loaded again";
+    exact.zero_sign = false;
+    exact.approx = false;
+    if (n == 0 || !bytes || tt_graph_save_memory(R->g, bytes, n) != n) bad = fz_fail(R, "tt_graph_save_memory: %s", tt_graph_error(R->g));
+    if (!bad && !(lg = tt_graph_load_memory(R->tc, bytes, n))) bad = fz_fail(R, "tt_graph_load_memory: %s", tt_error(R->tc));
+    for (i = 0; i < p->n_inputs && !bad; i++) in[i] = fz_make_input(R->tc, p->in_ndim[i], p->in_shape[i], R->data[1][i], 0u);
+    if (!bad && (tt_graph_run(R->g, in, p->n_inputs) != TT_OK || tt_graph_run(lg, in, p->n_inputs) != TT_OK))
+        bad = fz_fail(R, "run: %s / %s", tt_graph_error(R->g) ? tt_graph_error(R->g) : "ok", tt_graph_error(lg) ? tt_graph_error(lg) : "ok");
+    for (i = 0; i < p->n_outputs && !bad; i++)
+        if (fz_first_diff(tt_graph_output(lg, i), tt_graph_output(R->g, i), &exact) != -1)
+            bad = fz_fail(R, "output %d of the loaded graph differs from the saved graph's", i);
+    fz_stat.reloaded += !bad;
+    tt_graph_destroy(lg);
+    free(bytes);
+    return bad;
 }
 
 /* An invalid program: eager failed with an error; tracing it must give no graph. */

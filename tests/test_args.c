@@ -2261,6 +2261,14 @@ static int load_mem_not_ttg(ar_env *e) {
     memset(buf, 'x', sizeof buf);
     return tt_graph_load_memory(e->c, buf, sizeof buf) == NULL;
 }
+static int input_name_bad(ar_env *e) { return tt_graph_input_name(NULL, 0) == NULL && tt_graph_input_name(ar_graph(e), 1) == NULL; }
+static int input_shape_bad(ar_env *e) {
+    int64_t shape[TT_MAX_DIMS];
+    int ndim = -7;
+    AR_EXPECT(e, !tt_graph_input_shape(NULL, 0, NULL, &ndim, shape));
+    AR_EXPECT(e, tt_graph_input_shape(ar_graph(e), 0, NULL, &ndim, shape) && ndim == 1 && shape[0] == 3);
+    return !tt_graph_input_shape(e->g, -1, NULL, &ndim, shape) && !tt_graph_input_shape(e->g, 1, NULL, &ndim, shape);
+}
 static int load_null_ctx(ar_env *e) { (void)e; return tt_graph_load(NULL, "build/never.ttg") == NULL; }
 static int load_null_path(ar_env *e) { return tt_graph_load(e->c, NULL) == NULL; }
 static int load_missing(ar_env *e) { return tt_graph_load(e->c, "/nonexistent-dir/x.ttg") == NULL; }
@@ -2328,6 +2336,8 @@ static const ar_row graph_rows[] = {
     ROW(tt_graph_load_memory, "buf", TT_ERR_ARG, load_mem_null_buf),
     ROW(tt_graph_load_memory, "buf", TT_ERR_FORMAT, load_mem_short),
     ROW(tt_graph_load_memory, "buf", TT_ERR_FORMAT, load_mem_not_ttg),
+    ROW(tt_graph_input_name, "i", TT_OK, input_name_bad),
+    ROW(tt_graph_input_shape, "i", TT_OK, input_shape_bad),
     ROW(tt_graph_load, "ctx", TT_OK, load_null_ctx),
     ROW(tt_graph_load, "path", TT_ERR_ARG, load_null_path),
     ROW(tt_graph_load, "path", TT_ERR_IO, load_missing),

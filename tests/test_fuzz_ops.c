@@ -31,11 +31,12 @@ static void test_fuzz_slice(void) {
         if (fz_ops_one(buf, n)) { printf("    (slice program %d)\n", k); mismatches++; }
     }
     printf("    fuzz_ops slice: %ld programs (%ld valid, %ld invalid), %ld ops, %ld graph runs, "
-           "%ld outputs compared (%ld with a tolerance)\n", fz_stat.programs, fz_stat.valid, fz_stat.invalid,
-           fz_stat.ops, fz_stat.graphs_run, fz_stat.compares, fz_stat.approx);
+           "%ld outputs compared (%ld with a tolerance), %ld graphs saved and loaded\n", fz_stat.programs, fz_stat.valid,
+           fz_stat.invalid, fz_stat.ops, fz_stat.graphs_run, fz_stat.compares, fz_stat.approx, fz_stat.reloaded);
     CHECK_EQ_INT(mismatches, 0);
     CHECK(fz_stat.valid > FZ_SLICE_PROGRAMS / 2);          /* the generator mostly makes valid programs */
     CHECK(fz_stat.invalid > 0);
+    CHECK(fz_stat.reloaded > FZ_SLICE_PROGRAMS / 4);       /* most valid programs went through a .ttg file */
 }
 
 TT_TEST_GROUP(fuzz_ops) = {

@@ -143,18 +143,58 @@ static tt_graph *tr_trace(const tr_model *m, uint64_t seed, tt_ctx **cp, tt_tens
     return g;
 }
 
+/* A compiled graph saved (tt_graph_save_memory) and loaded again into a context of n_threads:
+   what a program that only loads the file gets. Its bytes stay alive (constants in place). */
+typedef struct tr_loaded { tt_ctx *c; unsigned char *bytes; tt_graph *g; } tr_loaded;
+
+static tr_loaded tr_reload(tt_graph *g, int n_threads, const char *file, int line) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    size_t n = tt_graph_save_memory(g, NULL, 0);
+    tr_loaded k;
+    d.n_threads = n_threads;
+    k.c = tt_ctx_create(&d);
+    k.bytes = (unsigned char *)malloc(n ? n : 1);
+    k.g = NULL;
+    if (n == 0 || tt_graph_save_memory(g, k.bytes, n) != n) {
+        tt_test__str_contains(tt_graph_error(g), "(saved)", file, line, "tt_graph_save_memory(g)");
+        return k;
+    }
+    k.g = tt_graph_load_memory(k.c, k.bytes, n);
+    if (!k.g) tt_test__str_contains(tt_error(k.c), "(loaded)", file, line, "tt_graph_load_memory");
+    return k;
+}
+
+static void tr_loaded_free(tr_loaded *k) {
+    tt_graph_destroy(k->g);
+    tt_ctx_destroy(k->c);
+    free(k->bytes);
+}
+
+/* The loaded copy has the graph's nodes, fused nodes and memory plan. */
+static void tr_check_loaded_stats(tt_graph *g, const tr_loaded *k, const char *file, int line) {
+    tt_graph_stats a = tt_graph_get_stats(g), b = tt_graph_get_stats(k->g);
+    tt_test__eq_int(b.nodes, a.nodes, file, line, "loaded stats.nodes", "stats.nodes");
+    tt_test__eq_int(b.nodes_traced, a.nodes_traced, file, line, "loaded stats.nodes_traced", "stats.nodes_traced");
+    tt_test__eq_int(b.fused_ops, a.fused_ops, file, line, "loaded stats.fused_ops", "stats.fused_ops");
+    tt_test__eq_int(b.n_passes, a.n_passes, file, line, "loaded stats.n_passes", "stats.n_passes");
+    tt_test__eq_int((long long)b.arena_bytes, (long long)a.arena_bytes, file, line, "loaded stats.arena_bytes", "stats.arena_bytes");
+    tt_test__eq_int((long long)b.constant_bytes, (long long)a.constant_bytes, file, line, "loaded constant_bytes", "constant_bytes");
+}
+
 /* Trace, compile with `passes`, check the node counts (expect_nodes >= 0: exactly; < 0: at most
    -expect_nodes; with m->nodes == 0 the traced count is used: exactly for passes 0, else at
-   most), run on the traced inputs and on two new ones, each bitwise against eager. */
+   most), run on the traced inputs and on two new ones, each bitwise against eager; the graph
+   saved and loaded again, on 1 and 3 threads, bitwise too. */
 static void tr_check_model(const tr_model *m, tt_mode mode, unsigned passes, int expect_nodes, int check_text,
                            const char *file, int line) {
     tt_ctx *c = NULL, *e = tu_ctx();
     tt_tensor *xs[2], *ins[2], *traced = NULL, *ref;
     tt_graph *g;
+    tr_loaded copies[2];
     ins[0] = ins[1] = NULL;
     g = tr_trace(m, 11, &c, xs, &traced, file, line);
     tt_graph_stats st;
-    int r, i;
+    int r, i, k;
     if (!g) { tt_ctx_destroy(c); tt_ctx_destroy(e); return; }
 
     /* tracing computed the eager result too: equal to the same code run untraced */
@@ -181,6 +221,10 @@ static void tr_check_model(const tr_model *m, tt_mode mode, unsigned passes, int
     if (st.arena_bytes > st.unplanned_bytes)
         tt_test__fail(file, line, "stats.arena_bytes <= stats.unplanned_bytes");
     if (st.unplanned_bytes == 0) tt_test__fail(file, line, "stats.unplanned_bytes > 0");
+    for (k = 0; k < 2; k++) {
+        copies[k] = tr_reload(g, 1 + 2 * k, file, line);
+        if (copies[k].g) tr_check_loaded_stats(g, &copies[k], file, line);
+    }
 
     for (r = 0; r < 3; r++) {
         for (i = 0; i < m->n_in; i++)
@@ -191,7 +235,16 @@ static void tr_check_model(const tr_model *m, tt_mode mode, unsigned passes, int
         tt_test__eq_int(tt_graph_run(g, ins, m->n_in), TT_OK, file, line, "tt_graph_run(g)", "TT_OK");
         if (tt_graph_error(g)) tt_test__str_contains(tt_graph_error(g), "(no error)", file, line, "tt_graph_error(g)");
         tu_same_bits(e, tt_graph_output(g, 0), ref, file, line);
+        for (k = 0; k < 2; k++) {
+            if (!copies[k].g) continue;
+            if (r == 2) tt_graph_set_debug(copies[k].g, TT_DEBUG_POISON);
+            tt_test__eq_int(tt_graph_run(copies[k].g, ins, m->n_in), TT_OK, file, line, "tt_graph_run(loaded)", "TT_OK");
+            if (tt_graph_error(copies[k].g))
+                tt_test__str_contains(tt_graph_error(copies[k].g), "(no error)", file, line, "tt_graph_error(loaded)");
+            tu_same_bits(e, tt_graph_output(copies[k].g, 0), ref, file, line);
+        }
     }
+    for (k = 0; k < 2; k++) tr_loaded_free(&copies[k]);
 
     if (check_text) {
         char *text = tr_graph_text(g);
