@@ -741,9 +741,9 @@ TT_API size_t      tt_graph_save_memory(tt_graph *g, void *buf, size_t size);
 /* A graph from a file's bytes. Its kernels run with ctx's threads and ISA; its memory comes
    from ctx's allocator, or from ctx's buffer (user memory, TT_NO_MALLOC: no heap needed), and
    it lives until tt_graph_destroy (in a user buffer: keep ctx, and do not end a scope opened
-   before the load). When buf is 16-byte aligned, the graph reads its constants from buf in
-   place (a graph in flash runs from flash): then keep buf alive and unchanged as long as
-   the graph. NULL and an error in ctx when the bytes are not a valid graph. */
+   before the load). When buf is 4-byte aligned (64 is best: cache lines), the graph reads its
+   constants from buf in place (a graph in flash runs from flash): then keep buf alive and
+   unchanged as long as the graph. NULL and an error in ctx when the bytes are not a valid graph. */
 TT_API tt_graph   *tt_graph_load_memory(tt_ctx *ctx, const void *buf, size_t size);
 #ifndef TT_NO_STDIO
 TT_API tt_status   tt_graph_save(tt_graph *g, const char *path);
@@ -9751,7 +9751,6 @@ TT_API void tt_compiled_destroy(tt_compiled *cc) {
 #define TT__TTG_MAX_NDIM (TT__TTG_DIMS < TT_MAX_DIMS ? TT__TTG_DIMS : TT_MAX_DIMS)   /* dims a load accepts */
 #define TT__TTG_ATTRS   20         /* integer attributes of a node record */
 #define TT__TTG_ALIGN   64         /* the blob and each constant in it start on a multiple */
-#define TT__TTG_INPLACE 16         /* constants of a buffer aligned to this are not copied */
 #define TT__TTG_MAX_OPS 256        /* names in a file's op table */
 static const unsigned char tt__ttg_magic[8] = { 'T', 'T', 'G', 'R', 'A', 'P', 'H', 0 };
 
@@ -9830,7 +9829,7 @@ typedef struct tt__writer {
 static void tt__put_bytes(tt__writer *w, const void *p, size_t n) {
     if (n == 0) return;
     w->crc = tt__crc32c(w->crc, (const unsigned char *)p, n);
-    if (w->buf && w->pos <= w->cap && n <= w->cap - w->pos) memcpy(w->buf + w->pos, p, n);
+    if (w->buf && w->pos < w->cap) memcpy(w->buf + w->pos, p, n < w->cap - w->pos ? n : w->cap - w->pos);
 #ifndef TT_NO_STDIO
     if (w->file && fwrite(p, 1, n, (FILE *)w->file) != n) w->failed = true;
 #endif
@@ -9981,7 +9980,7 @@ static void tt__save_layout(tt__ttg_save *S) {
     L->n_warnings = (uint32_t)g->tape.n_warnings;
     for (k = 0; k < g->tape.n_warnings; k++) L->warnings_bytes += 4 + strlen(g->tape.warnings[k]);
     L->n_passes = g->compiled ? (uint32_t)g->n_pass_stats : 0;
-    L->n_traced = (uint32_t)g->n_traced_nodes;
+    L->n_traced = (uint32_t)(g->loaded_compiled ? g->loaded_traced : g->n_traced_nodes);
     tt__ttg_place(L);
 }
 
@@ -10350,14 +10349,14 @@ static bool tt__load_ops(tt__ttg_load *ld) {
     return true;
 }
 
-/* A constant's or parameter's bytes: in place when the buffer's alignment allows (and the
-   graph may keep pointing into it), else copied. */
+/* A constant's or parameter's bytes: in place when they are aligned for their dtype (the
+   graph then keeps pointing into the buffer), else copied. */
 static bool tt__load_value_data(tt__ttg_load *ld, tt__value *val, uint64_t at, uint64_t bytes, bool in_place) {
     const unsigned char *src = ld->p + ld->L.blob + at;
     if (at % TT__TTG_ALIGN != 0 || at > ld->L.blob_bytes || bytes > ld->L.blob_bytes - at)
         return tt__bad(ld, "value data at blob offset %D (%D bytes) is misaligned or outside the %D-byte blob",
                        (int64_t)(at & 0x7FFFFFFFFFFFFFFFull), (int64_t)(bytes & 0x7FFFFFFFFFFFFFFFull), (int64_t)ld->L.blob_bytes);
-    if (in_place && (uintptr_t)src % TT__TTG_INPLACE == 0) {
+    if (in_place && (uintptr_t)src % tt_dtype_size(val->meta.dtype) == 0) {
         val->data = (void *)(uintptr_t)src;            /* read only: the graph never writes constants */
         val->borrowed = true;
     } else {

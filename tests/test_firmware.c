@@ -53,28 +53,8 @@ static int fw_canaries_intact(void) {
     return 1;
 }
 
-/* Hand-chosen model: x [2,3], W [4,3], b [4]. */
-static const float fw_x[2][3] = { {0.5f, -1.0f, 2.0f}, {-0.25f, 1.5f, 0.75f} };
-static const float fw_w[4][3] = { {0.2f, -0.4f, 0.1f}, {-0.3f, 0.8f, 0.5f},
-                                  {1.0f, 0.25f, -0.6f}, {0.05f, 0.0f, 0.9f} };
-static const float fw_b[4]    = { 0.1f, -0.2f, 0.3f, 0.0f };
-
-/* The model in doubles: probs = softmax(relu(x W^T + b), axis 1); total = sum(probs * h). */
-static void fw_reference(double probs[2][4], double *total) {
-    int i, j, k;
-    *total = 0.0;
-    for (i = 0; i < 2; i++) {
-        double h[4], m = -1e300, s = 0.0;
-        for (j = 0; j < 4; j++) {
-            double acc = (double)fw_b[j];
-            for (k = 0; k < 3; k++) acc += (double)fw_x[i][k] * (double)fw_w[j][k];
-            h[j] = acc > 0.0 ? acc : 0.0;
-            if (h[j] > m) m = h[j];
-        }
-        for (j = 0; j < 4; j++) { probs[i][j] = exp(h[j] - m); s += probs[i][j]; }
-        for (j = 0; j < 4; j++) { probs[i][j] /= s; *total += probs[i][j] * h[j]; }
-    }
-}
+#include "fw_model.h"
+#include "fw_graph.h"
 
 static void fw_test_model(tt_ctx *c) {
     int64_t xs[2] = {2, 3}, ws[2] = {4, 3}, bs[1] = {4};
@@ -100,6 +80,33 @@ static void fw_test_model(tt_ctx *c) {
     }
     FW_CHECK(tt_ctx_used(c) <= FW_ARENA_BYTES);
     tt_scope_end(c, s);
+}
+
+/* The same model as a compiled graph kept in a const array (flash on a device: tests/fw_graph.h,
+   written by tests/test_ttg.c): loaded with no heap into the context's buffer, run twice,
+   equal to the double-precision reference; destroying it and ending the scope frees it all. */
+static void fw_test_loaded_graph(tt_ctx *c) {
+    int64_t xs[2] = {2, 3};
+    double want[2][4], want_total;
+    float got[8];
+    size_t used = tt_ctx_used(c);
+    tt_scope s = tt_scope_begin(c);
+    tt_graph *g = tt_graph_load_memory(c, fw_graph.bytes, sizeof fw_graph.bytes);
+    tt_tensor *x = tt_from_data(c, TT_F32, 2, xs, fw_x);
+    int r, i, j;
+    fw_reference(want, &want_total);
+    FW_CHECK(g != NULL && tt_ctx_status(c) == TT_OK);
+    for (r = 0; r < 2 && g; r++) {
+        FW_CHECK(tt_graph_run(g, &x, 1) == TT_OK);
+        FW_CHECK(tt_copy_to_f32(c, tt_graph_output(g, 0), got, 8) == TT_OK);
+        for (i = 0; i < 2; i++)
+            for (j = 0; j < 4; j++) FW_CHECK(fw_near(got[i * 4 + j], want[i][j], 1e-6, 2e-6));
+        FW_CHECK(fw_near(tt_item(c, tt_graph_output(g, 1)), want_total, 1e-6, 1e-5));
+    }
+    tt_graph_destroy(g);
+    tt_scope_end(c, s);
+    FW_CHECK(tt_ctx_used(c) == used);
+    FW_CHECK(fw_canaries_intact());
 }
 
 /* Fill the arena with 1 KiB tensors until it refuses; the refusal is an error, not a crash. */
@@ -198,6 +205,7 @@ int main(void) {
     if (c) {
         FW_CHECK((unsigned char *)c >= fw_mem.b.arena && (unsigned char *)c < fw_mem.b.arena + FW_ARENA_BYTES);
         fw_test_model(c);
+        fw_test_loaded_graph(c);
         fw_test_exhaustion(c);
         fw_test_model(c);            /* still works after an OOM and a cleared error */
         tt_ctx_destroy(c);
