@@ -134,7 +134,7 @@ $(BUILD)/%.run: $(BUILD)/% FORCE
 $(BUILD)/test_aarch64.run: $(BUILD)/test_aarch64 FORCE
 	TT_ISA=neon $(CROSS_RUN) ./$< > $(BUILD)/test_aarch64.log 2>&1 || { cat $(BUILD)/test_aarch64.log; exit 1; }
 $(BUILD)/examples.run: $(EXAMPLES) FORCE
-	@for e in $(EXAMPLES); do echo "running $$e"; ./$$e > /dev/null || exit 1; done
+	@for e in $(EXAMPLES); do echo "running $$e"; ./$$e $(BUILD) > /dev/null || exit 1; done
 FORCE:
 
 # TT_ISA=avx2 (or scalar, ...) runs the one pass of that ISA.
