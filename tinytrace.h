@@ -6085,6 +6085,9 @@ TT_API tt_tensor *tt_avg_pool_ex(tt_ctx *ctx, tt_tensor *x, const tt_pool_params
 /* ADAPTIVE_AVG_POOL2D / UPSAMPLE_*: a.i = {out_h, out_w, align_corners}, a.f = the scale
    factors {h, w} a tt_upsample_*_scale call gave (0: none; positions then come from the
    sizes). */
+/* A resize's scale factor: unused (<= 0, or NaN), or one whose source step 1/scale is finite. */
+static bool tt__scale_usable(float s) { return !(s > 0.0f) || (s <= FLT_MAX && 1.0 / (double)s <= (double)FLT_MAX); }
+
 static bool tt__infer_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0];
     int64_t oh = c->a.i[0], ow = c->a.i[1];
@@ -6092,6 +6095,11 @@ static bool tt__infer_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (oh < 1 || ow < 1 || x->shape[2] < 1 || x->shape[3] < 1) {
         tt__fail(ctx, TT_ERR_ARG, "%s: out_h is %D and out_w %D for x %S: expected sizes >= 1 and a non-empty x",
                  c->name, oh, ow, x);
+        return false;
+    }
+    if (!tt__scale_usable(c->a.f[0]) || !tt__scale_usable(c->a.f[1])) {   /* only a graph file can hold these */
+        tt__fail(ctx, TT_ERR_ARG, "%s: scale factors %g and %g: expected finite with a finite reciprocal, or <= 0 (unused)",
+                 c->name, (double)c->a.f[0], (double)c->a.f[1]);
         return false;
     }
     out->dtype = TT_F32;
@@ -6388,6 +6396,10 @@ static bool tt__infer_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     if (n_pads < 0 || n_pads % 2 != 0 || n_pads > 2 * x->ndim) {
         tt__fail(ctx, TT_ERR_ARG, "%s: n_pads is %d for shape %S: expected an even number <= %d", c->name, n_pads, x,
                  2 * x->ndim);
+        return false;
+    }
+    if (mode < TT_PAD_CONSTANT || mode > TT_PAD_CIRCULAR) {
+        tt__fail(ctx, TT_ERR_ARG, "%s: mode is %d, expected a tt_pad_mode", c->name, mode);
         return false;
     }
     out->dtype = x->dtype;
