@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.6.0 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.7.0 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -69,14 +69,15 @@
      written straight and checked once at the end. Nothing aborts on user error; running
      out of arena memory is an error like any other. tt_clear_error() resets the state.
 
-   LIMITS (v0.6)
+   LIMITS (v0.7)
      All arithmetic computes in f32; f16/bf16 are storage types (tt_cast converts them).
      Arithmetic on i32/bool inputs converts them to f32. Tensors have at most TT_MAX_DIMS dims.
      Tracing needs the heap. SIMD kernels (AVX-512, AVX2+FMA) are chosen at run time on
      x86-64 with GCC or clang, no flag needed (tt_ctx_desc.isa or TT_ISA caps them,
      tt_ctx_isa says which run); other compilers get what their flags enable; aarch64 runs
      NEON. The tests compare every SIMD kernel with its plain-C twin. TT_NO_SIMD keeps only
-     the twins in any build.
+     the twins in any build. Graph files (.ttg) hold tensors of at most 8 dims and are
+     little-endian (big-endian hosts are refused).
 
    PERFORMANCE NOTES
      Kernels use a pthread pool per context (tt_ctx_desc.n_threads; 0 = the online cores).
@@ -85,6 +86,10 @@
      cache-blocked SGEMM; attention is flash-style (one score tile per thread).
 
    RECENT CHANGES
+     0.7.0  graph files: tt_graph_save/_load (and _memory forms; docs/FORMAT.md), every byte
+            checked on load, compiled graphs load ready to run, with no heap in a user buffer
+            and constants in place; tt_graph_input_name/_shape; safetensors weights
+            (tt_safetensors_*); TT_ERR_FORMAT, TT_ERR_IO. Outputs bitwise those of 0.6.0.
      0.5.0  architecture: op properties are flags in the op table, each elementwise op is one
             line of TT__UNARY_OPS/TT__BINARY_OPS, the graph sections follow the pipeline, passes
             run from a table (TT_DEBUG_PASSES prints each step; stats name what each removed),
@@ -114,9 +119,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  6
+#define TT_VERSION_MINOR  7
 #define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.6.0"
+#define TT_VERSION_STRING "0.7.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */
@@ -10334,7 +10339,8 @@ static bool tt__load_header(tt__ttg_load *ld) {
         return tt__bad(ld, "a section is larger than the file");
     if (L->n_ops > TT__TTG_MAX_OPS || L->n_values > INT32_MAX / 8 || L->n_nodes > INT32_MAX / 8 || L->n_pool > INT32_MAX / 8 ||
         L->n_inputs > INT32_MAX / 8 || L->n_outputs > INT32_MAX / 8 || L->n_warnings > INT32_MAX / 8 ||
-        L->n_passes > 12 || L->n_order > L->n_nodes || L->n_progs > L->n_nodes)
+        L->n_passes > 12 || L->n_order > L->n_nodes || L->n_progs > L->n_nodes ||
+        (uint64_t)L->n_progs * TT__TTG_PROG > L->progs_bytes || (uint64_t)L->n_warnings * 4 > L->warnings_bytes)
         return tt__bad(ld, "counts out of range (ops %D, values %D, nodes %D, order %D, programs %D, passes %D)",
                        (int64_t)L->n_ops, (int64_t)L->n_values, (int64_t)L->n_nodes, (int64_t)L->n_order,
                        (int64_t)L->n_progs, (int64_t)L->n_passes);
@@ -10453,7 +10459,7 @@ static bool tt__load_nodes(tt__ttg_load *ld) {
             else if (a != 0) return tt__bad(ld, "node %D (%s) has attributes that need TT_MAX_DIMS %d", (int64_t)i, n->name, (k - 4) / 2 + 1);
         }
         for (k = 0; k < 3; k++) n->a.f[k] = tt__get_f32(r + 176 + 4 * k);
-        if (tt__is_fused(n) != (n->a.i[0] >= 0 && n->a.i[0] < (int64_t)ld->L.n_progs && tt__is_fused(n)))
+        if (tt__is_fused(n) && (n->a.i[0] < 0 || n->a.i[0] >= (int64_t)ld->L.n_progs))
             return tt__bad(ld, "node %D: fused program %D does not exist", (int64_t)i, n->a.i[0]);
     }
     return true;
