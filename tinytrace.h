@@ -9816,6 +9816,30 @@ typedef struct tt__ttg_layout {
     uint64_t progs, progs_bytes, warnings, warnings_bytes, blob, blob_bytes, file_bytes;
 } tt__ttg_layout;
 
+/* The header's counts, in their order from byte 36, and its section offsets and sizes, in
+   theirs from byte 80 (docs/FORMAT.md): one list for the writer and the reader. */
+#define TT__TTG_COUNTS   11
+#define TT__TTG_SECTIONS 6
+static void tt__ttg_fields(tt__ttg_layout *L, uint32_t **count, uint64_t **section) {
+    count[0] = &L->n_ops;
+    count[1] = &L->n_values;
+    count[2] = &L->n_nodes;
+    count[3] = &L->n_order;
+    count[4] = &L->n_pool;
+    count[5] = &L->n_progs;
+    count[6] = &L->n_inputs;
+    count[7] = &L->n_outputs;
+    count[8] = &L->n_warnings;
+    count[9] = &L->n_passes;
+    count[10] = &L->n_traced;
+    section[0] = &L->progs;
+    section[1] = &L->progs_bytes;
+    section[2] = &L->warnings;
+    section[3] = &L->warnings_bytes;
+    section[4] = &L->blob;
+    section[5] = &L->blob_bytes;
+}
+
 /* Offsets from the counts and the three variable sizes (each at most 2^60: no overflow). */
 static void tt__ttg_place(tt__ttg_layout *L) {
     uint64_t at = TT__TTG_HEADER;
@@ -10001,32 +10025,20 @@ static void tt__save_layout(tt__ttg_save *S) {
     tt__ttg_place(L);
 }
 
-static void tt__save_header(tt__writer *w, const tt__ttg_save *S) {
-    const tt__ttg_layout *L = &S->L;
+static void tt__save_header(tt__writer *w, tt__ttg_save *S) {
+    uint32_t *count[TT__TTG_COUNTS];
+    uint64_t *section[TT__TTG_SECTIONS];
+    int k;
+    tt__ttg_fields(&S->L, count, section);
     tt__put_bytes(w, tt__ttg_magic, sizeof tt__ttg_magic);
     tt__put_u32(w, TT__TTG_VERSION);
     tt__put_u32(w, TT__TTG_HEADER);
-    tt__put_u64(w, L->file_bytes);
+    tt__put_u64(w, S->L.file_bytes);
     tt__put_u32(w, S->g->compiled ? 1u : 0u);
     tt__put_u32(w, S->g->compiled ? (uint32_t)S->g->mode : 0u);
     tt__put_u32(w, S->g->compiled ? S->g->passes : 0u);
-    tt__put_u32(w, L->n_ops);
-    tt__put_u32(w, L->n_values);
-    tt__put_u32(w, L->n_nodes);
-    tt__put_u32(w, L->n_order);
-    tt__put_u32(w, L->n_pool);
-    tt__put_u32(w, L->n_progs);
-    tt__put_u32(w, L->n_inputs);
-    tt__put_u32(w, L->n_outputs);
-    tt__put_u32(w, L->n_warnings);
-    tt__put_u32(w, L->n_passes);
-    tt__put_u32(w, L->n_traced);
-    tt__put_u64(w, L->progs);
-    tt__put_u64(w, L->progs_bytes);
-    tt__put_u64(w, L->warnings);
-    tt__put_u64(w, L->warnings_bytes);
-    tt__put_u64(w, L->blob);
-    tt__put_u64(w, L->blob_bytes);
+    for (k = 0; k < TT__TTG_COUNTS; k++) tt__put_u32(w, *count[k]);
+    for (k = 0; k < TT__TTG_SECTIONS; k++) tt__put_u64(w, *section[k]);
 }
 
 /* The op table of the file: the name of each op it uses (every name is shorter than 32). */
@@ -10309,8 +10321,11 @@ static tt_allocator tt__load_allocator(tt_ctx *ctx) {
 
 static bool tt__load_header(tt__ttg_load *ld) {
     const unsigned char *p = ld->p;
-    tt__ttg_layout *L = &ld->L;
+    tt__ttg_layout *L = &ld->L, saved;
+    uint32_t *count[TT__TTG_COUNTS];
+    uint64_t *section[TT__TTG_SECTIONS];
     uint32_t version, crc;
+    int k;
     if (ld->size < TT__TTG_HEADER + 4)
         return tt__bad(ld, "%s has %D bytes, too few for a .ttg file (at least %d)", ld->src, (int64_t)ld->size, TT__TTG_HEADER + 4);
     if (memcmp(p, tt__ttg_magic, sizeof tt__ttg_magic) != 0) return tt__bad(ld, "%s is not a .ttg file (its magic bytes differ)", ld->src);
@@ -10328,13 +10343,10 @@ static bool tt__load_header(tt__ttg_load *ld) {
     if (!tt__host_is_little_endian())
         return tt__fail(ld->ctx, TT_ERR_UNSUPPORTED, "%s: this host is big-endian; this version reads .ttg files only "
                         "on little-endian hosts", ld->fn), false;
-    L->n_ops = tt__get_u32(p + 36);     L->n_values = tt__get_u32(p + 40);  L->n_nodes = tt__get_u32(p + 44);
-    L->n_order = tt__get_u32(p + 48);   L->n_pool = tt__get_u32(p + 52);    L->n_progs = tt__get_u32(p + 56);
-    L->n_inputs = tt__get_u32(p + 60);  L->n_outputs = tt__get_u32(p + 64); L->n_warnings = tt__get_u32(p + 68);
-    L->n_passes = tt__get_u32(p + 72);  L->n_traced = tt__get_u32(p + 76);
-    L->progs_bytes = tt__get_u64(p + 88);
-    L->warnings_bytes = tt__get_u64(p + 104);
-    L->blob_bytes = tt__get_u64(p + 120);
+    tt__ttg_fields(L, count, section);
+    for (k = 0; k < TT__TTG_COUNTS; k++) *count[k] = tt__get_u32(p + 36 + 4 * k);
+    for (k = 0; k < TT__TTG_SECTIONS; k++) *section[k] = tt__get_u64(p + 80 + 8 * k);
+    saved = *L;                                        /* the offsets as the file says them */
     if (L->progs_bytes > ld->size || L->warnings_bytes > ld->size || L->blob_bytes > ld->size)
         return tt__bad(ld, "a section is larger than the file");
     if (L->n_ops > TT__TTG_MAX_OPS || L->n_values > INT32_MAX / 8 || L->n_nodes > INT32_MAX / 8 || L->n_pool > INT32_MAX / 8 ||
@@ -10345,8 +10357,7 @@ static bool tt__load_header(tt__ttg_load *ld) {
                        (int64_t)L->n_ops, (int64_t)L->n_values, (int64_t)L->n_nodes, (int64_t)L->n_order,
                        (int64_t)L->n_progs, (int64_t)L->n_passes);
     tt__ttg_place(L);
-    if (L->file_bytes != (uint64_t)ld->size || tt__get_u64(p + 80) != L->progs || tt__get_u64(p + 96) != L->warnings ||
-        tt__get_u64(p + 112) != L->blob)
+    if (L->file_bytes != (uint64_t)ld->size || saved.progs != L->progs || saved.warnings != L->warnings || saved.blob != L->blob)
         return tt__bad(ld, "the sections do not lie where the counts put them");
     return true;
 }
