@@ -9981,6 +9981,13 @@ static const tt_tensor *tt__saved_data(const tt__value *val) {
 
 static bool tt__value_has_data(const tt__value *val) { return val->kind == TT__V_CONST || val->kind == TT__V_PARAM; }
 
+/* Gives op a place in the file's op table on first use. */
+static void tt__save_use_op(tt__ttg_save *S, int op) {
+    if (op < 0 || S->op_at[op] >= 0) return;
+    S->op_at[op] = (int)S->L.n_ops;
+    S->op_list[S->L.n_ops++] = op;
+}
+
 /* Sizes of the variable sections, the op table, and each constant's place in the blob. */
 static void tt__save_layout(tt__ttg_save *S) {
     const tt_graph *g = S->g;
@@ -9992,18 +9999,16 @@ static void tt__save_layout(tt__ttg_save *S) {
     for (i = 0; i < L->n_nodes; i++) {
         const tt__node *n = &g->tape.nodes[S->node_of[i]];
         L->n_pool += (uint32_t)n->n_in;
-        if (S->op_at[n->op] < 0) { S->op_at[n->op] = (int)L->n_ops; S->op_list[L->n_ops++] = n->op; }
+        tt__save_use_op(S, n->op);
         if (tt__is_fused(n)) {
             const struct tt__program *pr = &g->progs[n->a.i[0]];
             L->n_progs++;
             L->progs_bytes += TT__TTG_PROG + (uint64_t)pr->n_uops * TT__TTG_UOP + 4u * (uint64_t)(pr->n_out + pr->n_members);
             for (k = 0; k < pr->n_uops; k++) {          /* the elementwise ops inside, by name too */
                 const tt__uop *u = &pr->uops[k];
-                int ops[2], j;
-                ops[0] = u->kind == TT__U_UNARY || u->kind == TT__U_BINARY || u->kind == TT__U_PAIR ? u->op : -1;
-                ops[1] = u->kind == TT__U_PAIR ? u->op2 : -1;
-                for (j = 0; j < 2; j++)
-                    if (ops[j] >= 0 && S->op_at[ops[j]] < 0) { S->op_at[ops[j]] = (int)L->n_ops; S->op_list[L->n_ops++] = ops[j]; }
+                bool named = u->kind == TT__U_UNARY || u->kind == TT__U_BINARY || u->kind == TT__U_PAIR;
+                tt__save_use_op(S, named ? u->op : -1);
+                tt__save_use_op(S, u->kind == TT__U_PAIR ? u->op2 : -1);
             }
         }
     }
@@ -10187,8 +10192,8 @@ static void tt__save_rest(tt__writer *w, const tt__ttg_save *S) {
     }
 }
 
-/* Things a save cannot write: more dims or attributes than the format holds, a parameter
-   the user freed cannot be seen, so only limits are checked. */
+/* What the format cannot hold: a big-endian host's numbers, more dims or attributes than its
+   fields have (a build with TT_MAX_DIMS above 8). */
 static tt_status tt__save_check(tt_graph *g, const char *fn, const tt__ttg_save *S) {
     uint32_t i;
     int k;
