@@ -149,17 +149,22 @@ $(BUILD)/test_aarch64: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD
 test-cross: $(BUILD)/test_aarch64
 	$(CROSS_RUN) ./$(BUILD)/test_aarch64
 
-# The two libFuzzer targets (clang): a differential fuzzer of random programs, eager against
-# traced and compiled, and random hostile arguments to every public function. Each runs
-# FUZZ_SECONDS (default 60; the issue's long runs used 1800) on its corpus in build/; a
-# fixed-seed slice of both is part of `make test` (tests/test_fuzz_*.c).
+# The libFuzzer targets (clang): a differential fuzzer of random programs, eager against
+# traced and compiled (and saved and loaded), random hostile arguments to every public
+# function, and the two loaders (.ttg graph files, safetensors) on mutated files. Each runs
+# FUZZ_SECONDS (default 60; the issues' long runs used 1800) on its corpus in build/, seeded
+# from tests/corpus/ (copied: libFuzzer's new inputs never land in the source tree); a
+# fixed-seed slice of each is part of `make test` (tests/test_fuzz_*.c).
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=c11 -O1 -g -DTT_LIBFUZZER -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
-fuzz: $(BUILD)/fuzz_ops $(BUILD)/fuzz_args
-	@mkdir -p $(BUILD)/corpus_ops $(BUILD)/corpus_args
+fuzz: $(BUILD)/fuzz_ops $(BUILD)/fuzz_args $(BUILD)/fuzz_safetensors
+	@mkdir -p $(BUILD)/corpus_ops $(BUILD)/corpus_args $(BUILD)/corpus_safetensors
+	@for f in tests/corpus/safetensors/*.safetensors; do cp "$$f" $(BUILD)/corpus_safetensors/; done
 	./$(BUILD)/fuzz_ops -max_total_time=$(FUZZ_SECONDS) -max_len=512 $(BUILD)/corpus_ops
 	./$(BUILD)/fuzz_args -max_total_time=$(FUZZ_SECONDS) -max_len=1024 $(BUILD)/corpus_args
+	./$(BUILD)/fuzz_safetensors -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	    -dict=tests/corpus/safetensors.dict $(BUILD)/corpus_safetensors
 
 $(BUILD)/fuzz_%: tests/fuzz_%.c tinytrace.h
 	@mkdir -p $(BUILD)

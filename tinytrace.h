@@ -587,6 +587,47 @@ TT_API tt_tensor  *tt_shape_as_tensor(tt_ctx *ctx, tt_tensor *x);
 TT_API tt_tensor  *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_tensor *k, tt_tensor *v,
                                                    tt_tensor *mask, bool causal, float scale);
 
+/* ---- safetensors weights -----------------------------------------------------
+   Reads the format PyTorch and Hugging Face export weights in: 8 bytes of header length
+   (little-endian), a JSON header naming every tensor (dtype, shape, data_offsets), then
+   the bytes. Opening checks the whole header at once: strict JSON, known dtypes, sizes
+   that match, byte ranges that neither overlap nor leave holes. A malformed, truncated or
+   hostile file is a TT_ERR_FORMAT error saying what is wrong, and takes no memory.
+   Everything lives in ctx's arena (there is no close: it goes with the context, or with
+   a scope opened before), so it works with TT_NO_MALLOC too. Tensors of more than
+   TT_MAX_DIMS dims are refused at open (TT_ERR_UNSUPPORTED). Big-endian hosts are refused. */
+typedef struct tt_safetensors tt_safetensors;
+typedef struct tt_safetensors_entry {
+    const char *name;          /* UTF-8, NUL-terminated */
+    const char *file_dtype;    /* as the file says: "F32", "I64", "F64", ... */
+    tt_dtype    dtype;         /* what tt_safetensors_tensor makes: I64 -> TT_I32; TT_DTYPE_COUNT when tinytrace does not read it */
+    int         ndim;          /* at most TT_MAX_DIMS (open refuses more) */
+    int64_t     shape[TT_MAX_DIMS];  /* ndim entries */
+    size_t      offset, nbytes;      /* its bytes in the file's data buffer */
+} tt_safetensors_entry;
+/* Open a safetensors file held in memory. The tensors of F32, F16, BF16 and I32 entries
+   point into buf when it is aligned for them, so buf must outlive them, and tensors of a
+   buffer you gave as const must not be written. NULL on error (TT_ERR_FORMAT: the bytes). */
+TT_API tt_safetensors *tt_safetensors_open_memory(tt_ctx *ctx, const void *buf, size_t size);
+#ifndef TT_NO_STDIO
+/* The same for a file: its bytes are read into ctx's arena (TT_ERR_IO when it cannot be read). */
+TT_API tt_safetensors *tt_safetensors_open(tt_ctx *ctx, const char *path);
+#endif
+/* Tensors in the file (0 for NULL); entries are numbered in header order. */
+TT_API int         tt_safetensors_count(const tt_safetensors *st);
+/* Copy entry i's description (name, dtypes, shape, byte range) to *entry; false if out of range. */
+TT_API bool        tt_safetensors_entry_at(const tt_safetensors *st, int i, tt_safetensors_entry *entry);
+/* The index of the tensor called name, or -1 (not an error: a query). */
+TT_API int         tt_safetensors_find(const tt_safetensors *st, const char *name);
+/* Tensor i, made in the file's context: F32/F16/BF16/I32 as they are (no copy when the
+   bytes are aligned), I64 narrowed to a new I32 tensor (TT_ERR_INDEX when a value does not
+   fit); other dtypes are TT_ERR_UNSUPPORTED. */
+TT_API tt_tensor  *tt_safetensors_tensor(tt_safetensors *st, int i);
+/* The same by name (TT_ERR_ARG when the file has no such tensor). */
+TT_API tt_tensor  *tt_safetensors_get(tt_safetensors *st, const char *name);
+/* The "__metadata__" value of key, or NULL when the file has none. */
+TT_API const char *tt_safetensors_metadata(const tt_safetensors *st, const char *key);
+
 /* ---- tracing and graphs --------------------------------------------------------
    Tracing records, while the eager code runs, every op into a graph that can be run
    again on new inputs of the same shapes (like torch.jit.trace):
@@ -10913,6 +10954,956 @@ TT_API tt_graph *tt_graph_load(tt_ctx *ctx, const char *path) {
     return g;
 }
 #endif
+
+/* ==========================================================================
+ * >>safetensors   safetensors weights: a strict JSON header parser, checked offsets
+ *
+ * A file is 8 bytes of header length N (little-endian), N bytes of JSON, then the data.
+ * Opening reads the JSON twice. The first pass (tt__json_check) checks that it is strict
+ * JSON, nested at most TT__JSON_MAX_DEPTH deep, and counts members so the tables can be
+ * sized. The second (tt__st_read_header) walks the same text as the format's schema and
+ * fills the entry table; strings are decoded into one pool (a decoded string is never
+ * longer than its JSON text). Every entry is checked as it is read (dtype, size, range).
+ * Then names, metadata keys and byte ranges are sorted (a merge sort, O(n log n)) to find
+ * duplicates, overlaps and holes. Nothing recurses past the depth limit, and every loop
+ * moves forward through the header. A refused file gives its arena memory back.
+ * ========================================================================== */
+#define TT__ST_MAX_HEADER  100000000   /* header bytes at most: the format's own limit */
+#define TT__JSON_MAX_DEPTH 8           /* objects and arrays nest at most this deep */
+
+/* A dtype of the format: its name, bits per element, and what tinytrace makes of it. */
+typedef struct tt__st_dtype_info {
+    const char *name;
+    int         bits;
+    tt_dtype    dtype;                 /* TT_DTYPE_COUNT: listed, not read */
+} tt__st_dtype_info;
+
+static const tt__st_dtype_info tt__st_dtypes[] = {
+    {"F32", 32, TT_F32},  {"F16", 16, TT_F16},  {"BF16", 16, TT_BF16}, {"I32", 32, TT_I32},
+    {"I64", 64, TT_I32},  {"F64", 64, TT_DTYPE_COUNT}, {"I16", 16, TT_DTYPE_COUNT},
+    {"I8", 8, TT_DTYPE_COUNT}, {"U8", 8, TT_DTYPE_COUNT}, {"U16", 16, TT_DTYPE_COUNT},
+    {"U32", 32, TT_DTYPE_COUNT}, {"U64", 64, TT_DTYPE_COUNT}, {"BOOL", 8, TT_DTYPE_COUNT},
+    {"F8_E4M3", 8, TT_DTYPE_COUNT}, {"F8_E5M2", 8, TT_DTYPE_COUNT}, {"F8_E8M0", 8, TT_DTYPE_COUNT},
+    {"F6_E2M3", 6, TT_DTYPE_COUNT}, {"F6_E3M2", 6, TT_DTYPE_COUNT}, {"F4", 4, TT_DTYPE_COUNT},
+    {"C64", 64, TT_DTYPE_COUNT},
+};
+
+struct tt_safetensors {
+    tt_ctx               *ctx;
+    const unsigned char  *data;          /* the data buffer, right after the header */
+    size_t                data_size;
+    int                   n;             /* tensors */
+    tt_safetensors_entry *entries;       /* in header order */
+    int                  *by_name;       /* entry indices sorted by name */
+    int                   n_meta;
+    const char          **meta_keys;     /* "__metadata__", in header order */
+    const char          **meta_values;
+    int                  *meta_by_key;   /* their indices sorted by key */
+};
+
+/* The header text and a read position in it. */
+typedef struct tt__json {
+    tt_ctx              *ctx;
+    const char          *fn;             /* the public function, for messages */
+    const unsigned char *s;
+    size_t               n, i;           /* its length; the read position */
+    int                  top_members;    /* first pass: members of the top object */
+    int                  max_members;    /* first pass: most members of an object inside it */
+} tt__json;
+
+/* Where the second pass decodes strings: pool bytes, used of size. */
+typedef struct tt__st_pool { char *p; size_t used, size; } tt__st_pool;
+
+/* ---- the first pass: strict JSON ---------------------------------------------- */
+
+/* Records "fn: header byte i: <what>" as a TT_ERR_FORMAT error; returns false. */
+static bool tt__json_fail(tt__json *j, const char *fmt, ...) {
+    char what[TT__MSG_SIZE];
+    va_list ap;
+    va_start(ap, fmt);
+    tt__vformat(what, sizeof what, fmt, ap);
+    va_end(ap);
+    tt__fail(j->ctx, TT_ERR_FORMAT, "%s: header byte %D: %s", j->fn, (int64_t)j->i, what);
+    return false;
+}
+
+static int tt__json_peek(const tt__json *j) { return j->i < j->n ? j->s[j->i] : -1; }
+
+/* The byte at the read position, for messages: "'x'", "byte 255" or "the end of the header". */
+static const char *tt__json_found(const tt__json *j, char *buf, size_t size) {
+    int c = tt__json_peek(j);
+    tt__buf b;
+    tt__buf_init(&b, buf, size);
+    if (c < 0) {
+        tt__put(&b, "the end of the header");
+    } else if (c > 0x20 && c < 0x7F) {
+        tt__putc(&b, '\'');
+        tt__putc(&b, (char)c);
+        tt__putc(&b, '\'');
+    } else {
+        tt__put(&b, "byte ");
+        tt__put_i64(&b, c);
+    }
+    return buf;
+}
+
+static void tt__json_ws(tt__json *j) {
+    while (j->i < j->n) {
+        unsigned char c = j->s[j->i];
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return;
+        j->i++;
+    }
+}
+
+/* Skips white space, then the byte c; an error naming what came instead. */
+static bool tt__json_expect(tt__json *j, int c, const char *where) {
+    char want[2], found[32];
+    tt__json_ws(j);
+    if (tt__json_peek(j) == c) {
+        j->i++;
+        return true;
+    }
+    want[0] = (char)c;
+    want[1] = '\0';
+    return tt__json_fail(j, "expected '%s' %s, found %s", want, where, tt__json_found(j, found, sizeof found));
+}
+
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0: overlong forms,
+   surrogates (U+D800..DFFF), code points past U+10FFFF and cut sequences are invalid. */
+static size_t tt__json_utf8_len(const unsigned char *s, size_t n) {
+    unsigned lo = 0x80, hi = 0xBF;
+    size_t len, k;
+    if (s[0] < 0x80) return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF) len = 2;
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF) len = 3;
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4) len = 4;
+    else return 0;                               /* a continuation byte, C0/C1 (overlong), F5..FF */
+    if (s[0] == 0xE0) lo = 0xA0;                 /* overlong 3-byte forms */
+    if (s[0] == 0xED) hi = 0x9F;                 /* surrogates */
+    if (s[0] == 0xF0) lo = 0x90;                 /* overlong 4-byte forms */
+    if (s[0] == 0xF4) hi = 0x8F;                 /* past U+10FFFF */
+    if (n < len || s[1] < lo || s[1] > hi) return 0;
+    for (k = 2; k < len; k++)
+        if (s[k] < 0x80 || s[k] > 0xBF) return 0;
+    return len;
+}
+
+/* Writes code point cp as UTF-8 to out (when not NULL); returns its length. */
+static size_t tt__json_put_utf8(char *out, uint32_t cp) {
+    unsigned char b[4];
+    size_t n;
+    if (cp < 0x80) {
+        b[0] = (unsigned char)cp;
+        n = 1;
+    } else if (cp < 0x800) {
+        b[0] = (unsigned char)(0xC0 | cp >> 6);
+        b[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        n = 2;
+    } else if (cp < 0x10000) {
+        b[0] = (unsigned char)(0xE0 | cp >> 12);
+        b[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+        b[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        n = 3;
+    } else {
+        b[0] = (unsigned char)(0xF0 | cp >> 18);
+        b[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3F));
+        b[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3F));
+        b[3] = (unsigned char)(0x80 | (cp & 0x3F));
+        n = 4;
+    }
+    if (out) memcpy(out, b, n);
+    return n;
+}
+
+/* The 4 hex digits at s[at..] as a number, or -1 when they are not 4 hex digits. */
+static long tt__json_hex4(const tt__json *j, size_t at) {
+    long v = 0;
+    int k;
+    if (at > j->n || j->n - at < 4) return -1;
+    for (k = 0; k < 4; k++) {
+        int c = j->s[at + (size_t)k], d;
+        if (c >= '0' && c <= '9') d = c - '0';
+        else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+        else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+        else return -1;
+        v = v * 16 + d;
+    }
+    return v;
+}
+
+/* A \u escape at the read position (a surrogate pair takes two); its code point to *cp. */
+static bool tt__json_unicode(tt__json *j, uint32_t *cp) {
+    long hi = tt__json_hex4(j, j->i + 2), lo;
+    if (hi < 0) return tt__json_fail(j, "\\u must be followed by 4 hex digits");
+    if (hi >= 0xDC00 && hi <= 0xDFFF) return tt__json_fail(j, "\\u escape of a lone low surrogate");
+    if (hi < 0xD800 || hi > 0xDBFF) {
+        *cp = (uint32_t)hi;
+        j->i += 6;
+        return true;
+    }
+    lo = j->n - j->i >= 12 && j->s[j->i + 6] == '\\' && j->s[j->i + 7] == 'u' ? tt__json_hex4(j, j->i + 8) : -1;
+    if (lo < 0xDC00 || lo > 0xDFFF) return tt__json_fail(j, "\\u escape of a high surrogate without its low half");
+    *cp = 0x10000u + ((uint32_t)(hi - 0xD800) << 10) + (uint32_t)(lo - 0xDC00);
+    j->i += 12;
+    return true;
+}
+
+/* The escape at the read position (its backslash); its code point to *cp. */
+static bool tt__json_escape(tt__json *j, uint32_t *cp) {
+    static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+    const char *hit;
+    int c = j->n - j->i >= 2 ? j->s[j->i + 1] : -1;
+    if (c == 'u') return tt__json_unicode(j, cp);
+    hit = c > 0 ? strchr(from, c) : NULL;
+    if (!hit) return tt__json_fail(j, "invalid escape in a string (JSON has \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)");
+    *cp = (unsigned char)to[hit - from];
+    j->i += 2;
+    return true;
+}
+
+/* Reads the string at the read position (its opening quote). With out (cap bytes), writes
+   its decoded bytes there, NUL-terminated, and their count to *len. Refuses control
+   characters, bad escapes and invalid UTF-8. */
+static bool tt__json_string(tt__json *j, char *out, size_t cap, size_t *len) {
+    size_t k = 0;
+    j->i++;
+    for (;;) {
+        int c = tt__json_peek(j);
+        size_t step;
+        uint32_t cp = 0;
+        if (c < 0) return tt__json_fail(j, "unterminated string");
+        if (c == '"') break;
+        if (c < 0x20) return tt__json_fail(j, "control character %d in a string (JSON needs it escaped)", c);
+        if (c == '\\') {
+            if (!tt__json_escape(j, &cp)) return false;
+            if (out && cap - k < 5) return tt__json_fail(j, "string pool full");   /* cannot happen: see the banner */
+            k += tt__json_put_utf8(out ? out + k : NULL, cp);
+            continue;
+        }
+        step = tt__json_utf8_len(j->s + j->i, j->n - j->i);
+        if (step == 0) return tt__json_fail(j, "invalid UTF-8 in a string (a sequence starting with byte %d)", c);
+        if (out && cap - k < step + 1) return tt__json_fail(j, "string pool full");
+        if (out) memcpy(out + k, j->s + j->i, step);
+        k += step;
+        j->i += step;
+    }
+    j->i++;
+    if (out) out[k] = '\0';
+    if (len) *len = k;
+    return true;
+}
+
+/* Skips digits; false when there was none. */
+static bool tt__json_digits(tt__json *j) {
+    size_t start = j->i;
+    while (j->i < j->n && j->s[j->i] >= '0' && j->s[j->i] <= '9') j->i++;
+    return j->i > start;
+}
+
+/* A JSON number: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static bool tt__json_number(tt__json *j) {
+    int c;
+    if (tt__json_peek(j) == '-') j->i++;
+    if (tt__json_peek(j) == '0') {
+        j->i++;
+        c = tt__json_peek(j);
+        if (c >= '0' && c <= '9') return tt__json_fail(j, "number with a leading zero");
+    } else if (!tt__json_digits(j)) {
+        return tt__json_fail(j, "expected a digit");
+    }
+    if (tt__json_peek(j) == '.') {
+        j->i++;
+        if (!tt__json_digits(j)) return tt__json_fail(j, "expected a digit after '.'");
+    }
+    c = tt__json_peek(j);
+    if (c == 'e' || c == 'E') {
+        j->i++;
+        c = tt__json_peek(j);
+        if (c == '+' || c == '-') j->i++;
+        if (!tt__json_digits(j)) return tt__json_fail(j, "expected a digit in the exponent");
+    }
+    return true;
+}
+
+static bool tt__json_literal(tt__json *j, const char *word) {
+    size_t k = strlen(word);
+    char found[32];
+    if (j->n - j->i < k || memcmp(j->s + j->i, word, k) != 0)
+        return tt__json_fail(j, "expected a value, found %s", tt__json_found(j, found, sizeof found));
+    j->i += k;
+    return true;
+}
+
+static bool tt__json_container(tt__json *j, int depth);
+
+/* Any JSON value at the read position, inside depth containers. */
+static bool tt__json_value(tt__json *j, int depth) {
+    char found[32];
+    int c;
+    tt__json_ws(j);
+    c = tt__json_peek(j);
+    if (c == '{' || c == '[') return tt__json_container(j, depth + 1);
+    if (c == '"') return tt__json_string(j, NULL, 0, NULL);
+    if (c == '-' || (c >= '0' && c <= '9')) return tt__json_number(j);
+    if (c == 't') return tt__json_literal(j, "true");
+    if (c == 'f') return tt__json_literal(j, "false");
+    if (c == 'n') return tt__json_literal(j, "null");
+    return tt__json_fail(j, "expected a value, found %s", tt__json_found(j, found, sizeof found));
+}
+
+/* The key and colon of an object member. */
+static bool tt__json_key(tt__json *j) {
+    char found[32];
+    tt__json_ws(j);
+    if (tt__json_peek(j) != '"')
+        return tt__json_fail(j, "expected a string key, found %s", tt__json_found(j, found, sizeof found));
+    return tt__json_string(j, NULL, 0, NULL) && tt__json_expect(j, ':', "after a key");
+}
+
+/* The object or array at the read position, the depth-th container from the top. */
+static bool tt__json_container(tt__json *j, int depth) {
+    int close = j->s[j->i] == '{' ? '}' : ']', members = 0;
+    char found[32], want[2];
+    if (depth > TT__JSON_MAX_DEPTH)
+        return tt__json_fail(j, "objects and arrays nested deeper than %d levels", TT__JSON_MAX_DEPTH);
+    want[0] = (char)close;
+    want[1] = '\0';
+    j->i++;
+    tt__json_ws(j);
+    if (tt__json_peek(j) != close) {
+        for (;;) {
+            if (close == '}' && !tt__json_key(j)) return false;
+            if (!tt__json_value(j, depth)) return false;
+            members++;
+            tt__json_ws(j);
+            if (tt__json_peek(j) == close) break;
+            if (tt__json_peek(j) != ',')
+                return tt__json_fail(j, "expected ',' or '%s', found %s", want, tt__json_found(j, found, sizeof found));
+            j->i++;
+            tt__json_ws(j);
+            if (tt__json_peek(j) == close) return tt__json_fail(j, "trailing comma before '%s'", want);
+        }
+    }
+    j->i++;
+    if (depth == 1) j->top_members = members;
+    if (depth == 2 && close == '}' && members > j->max_members) j->max_members = members;
+    return true;
+}
+
+/* The first pass: one JSON object, padded at the end with spaces only. */
+static bool tt__json_check(tt__json *j) {
+    char found[32];
+    j->i = 0;
+    if (tt__json_peek(j) != '{')
+        return tt__json_fail(j, "the header must start with '{', found %s", tt__json_found(j, found, sizeof found));
+    if (!tt__json_container(j, 1)) return false;
+    while (j->i < j->n && j->s[j->i] == ' ') j->i++;
+    if (j->i < j->n)
+        return tt__json_fail(j, "unexpected %s after the header's object (only spaces may pad it)",
+                             tt__json_found(j, found, sizeof found));
+    return true;
+}
+
+/* ---- the second pass: the format's schema ------------------------------------- */
+
+/* The fields of one tensor entry as read. */
+typedef struct tt__st_fields {
+    const tt__st_dtype_info *dt;
+    int      ndim;
+    int64_t  shape[TT_MAX_DIMS];
+    int64_t  offsets[2];
+    unsigned seen;                   /* TT__ST_HAS_* bits */
+} tt__st_fields;
+
+#define TT__ST_HAS_DTYPE   1u
+#define TT__ST_HAS_SHAPE   2u
+#define TT__ST_HAS_OFFSETS 4u
+
+/* Decodes the string at the read position into the pool; NULL (and an error) when there
+   is none or it holds a NUL, which a C string cannot keep. what names it in messages. */
+static char *tt__st_string(tt__json *j, tt__st_pool *pool, const char *what) {
+    char *out = pool->p + pool->used, found[32];
+    size_t len = 0, at;
+    tt__json_ws(j);
+    at = j->i;
+    if (tt__json_peek(j) != '"') {
+        tt__json_fail(j, "%s must be a string, found %s", what, tt__json_found(j, found, sizeof found));
+        return NULL;
+    }
+    if (!tt__json_string(j, out, pool->size - pool->used, &len)) return NULL;
+    if (strlen(out) != len) {
+        j->i = at;
+        tt__json_fail(j, "%s contains \\u0000", what);
+        return NULL;
+    }
+    pool->used += len + 1;
+    return out;
+}
+
+/* A whole number >= 0 at the read position (no sign, fraction or exponent; at most
+   INT64_MAX); what names the field of tensor name in messages. */
+static bool tt__st_uint(tt__json *j, const char *name, const char *what, int64_t *v) {
+    char found[32];
+    int64_t x = 0;
+    int c;
+    tt__json_ws(j);
+    c = tt__json_peek(j);
+    if (c == '-') return tt__json_fail(j, "tensor '%s': %s holds a negative number", name, what);
+    if (c < '0' || c > '9')
+        return tt__json_fail(j, "tensor '%s': %s must hold whole numbers, found %s", name, what,
+                             tt__json_found(j, found, sizeof found));
+    for (; c >= '0' && c <= '9'; c = tt__json_peek(j)) {
+        if (x > (INT64_MAX - (c - '0')) / 10)
+            return tt__json_fail(j, "tensor '%s': %s holds a number past 2^63 - 1", name, what);
+        x = x * 10 + (c - '0');
+        j->i++;
+    }
+    if (c == '.' || c == 'e' || c == 'E')
+        return tt__json_fail(j, "tensor '%s': %s holds a number that is not whole (a fraction or exponent)", name, what);
+    *v = x;
+    return true;
+}
+
+/* An array of at most cap whole numbers into v; *count is cap + 1 when it has more (the
+   rest is not read: the caller refuses it). */
+static bool tt__st_uints(tt__json *j, const char *name, const char *what, int64_t *v, int cap, int *count) {
+    char found[32];
+    *count = 0;
+    tt__json_ws(j);
+    if (tt__json_peek(j) != '[')
+        return tt__json_fail(j, "tensor '%s': %s must be an array, found %s", name, what,
+                             tt__json_found(j, found, sizeof found));
+    j->i++;
+    tt__json_ws(j);
+    if (tt__json_peek(j) == ']') {
+        j->i++;
+        return true;
+    }
+    for (;;) {
+        if (*count == cap) {
+            *count = cap + 1;
+            return true;
+        }
+        if (!tt__st_uint(j, name, what, &v[*count])) return false;
+        (*count)++;
+        tt__json_ws(j);
+        if (tt__json_peek(j) == ']') break;
+        if (!tt__json_expect(j, ',', "between numbers")) return false;
+    }
+    j->i++;
+    return true;
+}
+
+static const tt__st_dtype_info *tt__st_dtype_of(const char *name) {
+    size_t k;
+    for (k = 0; k < sizeof tt__st_dtypes / sizeof tt__st_dtypes[0]; k++)
+        if (strcmp(tt__st_dtypes[k].name, name) == 0) return &tt__st_dtypes[k];
+    return NULL;
+}
+
+static bool tt__st_read_dtype(tt__json *j, tt__st_pool *pool, const char *name, tt__st_fields *f) {
+    const char *s = tt__st_string(j, pool, "dtype");
+    if (!s) return false;
+    f->dt = tt__st_dtype_of(s);
+    if (!f->dt) return tt__json_fail(j, "tensor '%s': unknown dtype '%s'", name, s);
+    return true;
+}
+
+static bool tt__st_read_shape(tt__json *j, const char *name, tt__st_fields *f) {
+    if (!tt__st_uints(j, name, "shape", f->shape, TT_MAX_DIMS, &f->ndim)) return false;
+    if (f->ndim > TT_MAX_DIMS) {
+        tt__fail(j->ctx, TT_ERR_UNSUPPORTED, "%s: tensor '%s' has more than %d dims; tinytrace tensors have at "
+                 "most TT_MAX_DIMS", j->fn, name, TT_MAX_DIMS);
+        return false;
+    }
+    return true;
+}
+
+static bool tt__st_read_offsets(tt__json *j, const char *name, tt__st_fields *f) {
+    int count;
+    if (!tt__st_uints(j, name, "data_offsets", f->offsets, 2, &count)) return false;
+    if (count != 2) return tt__json_fail(j, "tensor '%s': data_offsets must hold 2 numbers [begin, end]", name);
+    return true;
+}
+
+/* The TT__ST_HAS_* bit of an entry's key; 0 for a key the format does not have. */
+static unsigned tt__st_field_bit(const char *key) {
+    if (strcmp(key, "dtype") == 0) return TT__ST_HAS_DTYPE;
+    if (strcmp(key, "shape") == 0) return TT__ST_HAS_SHAPE;
+    if (strcmp(key, "data_offsets") == 0) return TT__ST_HAS_OFFSETS;
+    return 0u;
+}
+
+/* One member of a tensor entry: its key (one of three, each once) and value. */
+static bool tt__st_read_field(tt__json *j, tt__st_pool *pool, const char *name, tt__st_fields *f) {
+    const char *key = tt__st_string(j, pool, "a key");
+    unsigned bit;
+    if (!key || !tt__json_expect(j, ':', "after a key")) return false;
+    bit = tt__st_field_bit(key);
+    if (!bit)
+        return tt__json_fail(j, "tensor '%s': unknown key '%s' (an entry has dtype, shape and data_offsets)", name, key);
+    if (f->seen & bit) return tt__json_fail(j, "tensor '%s': key '%s' appears twice", name, key);
+    f->seen |= bit;
+    if (bit == TT__ST_HAS_DTYPE) return tt__st_read_dtype(j, pool, name, f);
+    if (bit == TT__ST_HAS_SHAPE) return tt__st_read_shape(j, name, f);
+    return tt__st_read_offsets(j, name, f);
+}
+
+/* "[2,3]" of a shape, for messages. */
+static const char *tt__st_dims(char *buf, size_t size, int ndim, const int64_t *shape) {
+    tt__buf b;
+    tt__buf_init(&b, buf, size);
+    tt__put_dims(&b, ndim, shape);
+    return buf;
+}
+
+/* Checks the entry's size against its byte range inside the data, and fills e. */
+static bool tt__st_check_entry(tt__json *j, const tt__st_fields *f, size_t data_size, tt_safetensors_entry *e) {
+    char dims[TT__MSG_SIZE];
+    int64_t numel = 1, nonzero = 1, bits, begin = f->offsets[0], end = f->offsets[1];
+    int d;
+    for (d = 0; d < f->ndim; d++) {                 /* as tt__check_size: views need the product without 0s too */
+        numel = tt__mul_checked(numel, f->shape[d]);
+        nonzero = f->shape[d] == 0 ? nonzero : tt__mul_checked(nonzero, f->shape[d]);
+        if (numel < 0 || numel > TT__MAX_NUMEL || nonzero < 0 || nonzero > TT__MAX_NUMEL)
+            return tt__json_fail(j, "tensor '%s': shape %s has more than 2^59 elements", e->name,
+                                 tt__st_dims(dims, sizeof dims, f->ndim, f->shape));
+    }
+    bits = tt__mul_checked(numel, f->dt->bits);
+    if (bits < 0 || bits % 8 != 0)
+        return tt__json_fail(j, "tensor '%s': %D elements of %s are not a whole number of bytes", e->name, numel,
+                             f->dt->name);
+    if (begin > end)
+        return tt__json_fail(j, "tensor '%s': data_offsets [%D, %D] begin after they end", e->name, begin, end);
+    if ((uint64_t)end > (uint64_t)data_size)
+        return tt__json_fail(j, "tensor '%s': data_offsets [%D, %D] run past the end of the data (%D bytes)", e->name,
+                             begin, end, (int64_t)data_size);
+    if (end - begin != bits / 8)
+        return tt__json_fail(j, "tensor '%s': data_offsets [%D, %D] hold %D bytes, its %s shape %s needs %D", e->name,
+                             begin, end, end - begin, f->dt->name, tt__st_dims(dims, sizeof dims, f->ndim, f->shape),
+                             bits / 8);
+    e->file_dtype = f->dt->name;
+    e->dtype = f->dt->dtype;
+    e->ndim = f->ndim;
+    for (d = 0; d < TT_MAX_DIMS; d++) e->shape[d] = d < f->ndim ? f->shape[d] : 1;
+    e->offset = (size_t)begin;
+    e->nbytes = (size_t)(end - begin);
+    return true;
+}
+
+/* The value of a tensor entry: an object of dtype, shape and data_offsets. */
+static bool tt__st_read_entry(tt__json *j, tt__st_pool *pool, size_t data_size, tt_safetensors_entry *e) {
+    tt__st_fields f;
+    char found[32];
+    memset(&f, 0, sizeof f);
+    tt__json_ws(j);
+    if (tt__json_peek(j) != '{')
+        return tt__json_fail(j, "tensor '%s' must be an object of dtype, shape and data_offsets, found %s", e->name,
+                             tt__json_found(j, found, sizeof found));
+    j->i++;
+    tt__json_ws(j);
+    while (tt__json_peek(j) != '}') {
+        if (!tt__st_read_field(j, pool, e->name, &f)) return false;
+        tt__json_ws(j);
+        if (tt__json_peek(j) == ',') j->i++;
+        else if (tt__json_peek(j) != '}') return tt__json_expect(j, '}', "after a member");
+    }
+    j->i++;
+    if (!(f.seen & TT__ST_HAS_DTYPE)) return tt__json_fail(j, "tensor '%s' has no dtype", e->name);
+    if (!(f.seen & TT__ST_HAS_SHAPE)) return tt__json_fail(j, "tensor '%s' has no shape", e->name);
+    if (!(f.seen & TT__ST_HAS_OFFSETS)) return tt__json_fail(j, "tensor '%s' has no data_offsets", e->name);
+    return tt__st_check_entry(j, &f, data_size, e);
+}
+
+/* The "__metadata__" object: string keys to string values. */
+static bool tt__st_read_metadata(tt__json *j, tt_safetensors *st, tt__st_pool *pool) {
+    char found[32];
+    tt__json_ws(j);
+    if (tt__json_peek(j) != '{')
+        return tt__json_fail(j, "__metadata__ must be an object of strings, found %s", tt__json_found(j, found, sizeof found));
+    j->i++;
+    tt__json_ws(j);
+    while (tt__json_peek(j) != '}') {
+        const char *key = tt__st_string(j, pool, "a __metadata__ key"), *value;
+        if (!key || !tt__json_expect(j, ':', "after a key")) return false;
+        value = tt__st_string(j, pool, "a __metadata__ value");
+        if (!value) return false;
+        if (st->n_meta >= j->max_members) return tt__json_fail(j, "more __metadata__ members than counted");
+        st->meta_keys[st->n_meta] = key;
+        st->meta_values[st->n_meta] = value;
+        st->n_meta++;
+        tt__json_ws(j);
+        if (tt__json_peek(j) == ',') j->i++;
+        else if (tt__json_peek(j) != '}') return tt__json_expect(j, '}', "after a member");
+    }
+    j->i++;
+    return true;
+}
+
+/* One member of the top object: a tensor entry, or the metadata. */
+static bool tt__st_read_member(tt__json *j, tt_safetensors *st, tt__st_pool *pool, bool *seen_meta) {
+    tt_safetensors_entry *e;
+    char *key = tt__st_string(j, pool, "a tensor name");
+    if (!key || !tt__json_expect(j, ':', "after a key")) return false;
+    if (strcmp(key, "__metadata__") == 0) {
+        if (*seen_meta) return tt__json_fail(j, "key '__metadata__' appears twice");
+        *seen_meta = true;
+        return tt__st_read_metadata(j, st, pool);
+    }
+    if (!key[0]) return tt__json_fail(j, "a tensor has an empty name");
+    if (st->n >= j->top_members) return tt__json_fail(j, "more tensors than counted");
+    e = &st->entries[st->n];
+    memset(e, 0, sizeof *e);
+    e->name = key;
+    if (!tt__st_read_entry(j, pool, st->data_size, e)) return false;
+    st->n++;
+    return true;
+}
+
+/* The second pass over the header (which the first found to be valid JSON). */
+static bool tt__st_read_header(tt__json *j, tt_safetensors *st, tt__st_pool *pool) {
+    bool seen_meta = false;
+    j->i = 0;
+    if (!tt__json_expect(j, '{', "at the start")) return false;
+    tt__json_ws(j);
+    while (tt__json_peek(j) != '}') {
+        if (!tt__st_read_member(j, st, pool, &seen_meta)) return false;
+        tt__json_ws(j);
+        if (tt__json_peek(j) == ',') j->i++;
+        else if (tt__json_peek(j) != '}') return tt__json_expect(j, '}', "after a member");
+    }
+    return true;
+}
+
+/* ---- duplicates, overlaps, holes ----------------------------------------------- */
+
+typedef int (*tt__st_cmp)(const tt_safetensors *st, int a, int b);
+
+static int tt__st_by_name(const tt_safetensors *st, int a, int b) {
+    return strcmp(st->entries[a].name, st->entries[b].name);
+}
+
+static int tt__st_by_key(const tt_safetensors *st, int a, int b) {
+    return strcmp(st->meta_keys[a], st->meta_keys[b]);
+}
+
+/* By where the bytes begin, then end: a 0-byte tensor sorts before one at its offset. */
+static int tt__st_by_range(const tt_safetensors *st, int a, int b) {
+    const tt_safetensors_entry *x = &st->entries[a], *y = &st->entries[b];
+    if (x->offset != y->offset) return x->offset < y->offset ? -1 : 1;
+    if (x->nbytes != y->nbytes) return x->nbytes < y->nbytes ? -1 : 1;
+    return 0;
+}
+
+static void tt__st_merge(const tt_safetensors *st, tt__st_cmp cmp, int *idx, int *tmp, int lo, int mid, int hi) {
+    int a = lo, b = mid, k = lo;
+    while (a < mid && b < hi) tmp[k++] = cmp(st, idx[b], idx[a]) < 0 ? idx[b++] : idx[a++];
+    while (a < mid) tmp[k++] = idx[a++];
+    while (b < hi) tmp[k++] = idx[b++];
+    memcpy(idx + lo, tmp + lo, sizeof(int) * (size_t)(hi - lo));
+}
+
+/* Sorts idx[0..n) by cmp, stably: a bottom-up merge sort, O(n log n), no recursion.
+   n is at most the header's bytes / 4, so 2 * width never overflows. */
+static void tt__st_sort(const tt_safetensors *st, tt__st_cmp cmp, int *idx, int *tmp, int n) {
+    int width, lo;
+    for (width = 1; width < n; width *= 2) {
+        for (lo = 0; lo < n - width; lo += 2 * width)
+            tt__st_merge(st, cmp, idx, tmp, lo, lo + width, n - lo > 2 * width ? lo + 2 * width : n);
+    }
+}
+
+static void tt__st_iota(int *idx, int n) {
+    int k;
+    for (k = 0; k < n; k++) idx[k] = k;
+}
+
+static bool tt__st_unique_names(tt__json *j, tt_safetensors *st, int *tmp) {
+    int k;
+    tt__st_iota(st->by_name, st->n);
+    tt__st_sort(st, tt__st_by_name, st->by_name, tmp, st->n);
+    for (k = 1; k < st->n; k++)
+        if (tt__st_by_name(st, st->by_name[k - 1], st->by_name[k]) == 0)
+            return tt__json_fail(j, "tensor name '%s' appears twice", st->entries[st->by_name[k]].name);
+    return true;
+}
+
+static bool tt__st_unique_keys(tt__json *j, tt_safetensors *st, int *tmp) {
+    int k;
+    tt__st_iota(st->meta_by_key, st->n_meta);
+    tt__st_sort(st, tt__st_by_key, st->meta_by_key, tmp, st->n_meta);
+    for (k = 1; k < st->n_meta; k++)
+        if (tt__st_by_key(st, st->meta_by_key[k - 1], st->meta_by_key[k]) == 0)
+            return tt__json_fail(j, "__metadata__ key '%s' appears twice", st->meta_keys[st->meta_by_key[k]]);
+    return true;
+}
+
+/* The byte ranges, sorted, must tile the data exactly: no overlap, no hole (as the
+   reference implementation requires). */
+static bool tt__st_tiles(tt__json *j, tt_safetensors *st, int *order, int *tmp) {
+    const tt_safetensors_entry *prev = NULL;
+    size_t at = 0;
+    int k;
+    tt__st_iota(order, st->n);
+    tt__st_sort(st, tt__st_by_range, order, tmp, st->n);
+    for (k = 0; k < st->n; k++) {
+        const tt_safetensors_entry *e = &st->entries[order[k]];
+        if (prev && e->offset < at)
+            return tt__json_fail(j, "tensors '%s' and '%s' overlap: data_offsets [%D, %D] and [%D, %D]", prev->name,
+                                 e->name, (int64_t)prev->offset, (int64_t)at, (int64_t)e->offset,
+                                 (int64_t)(e->offset + e->nbytes));
+        if (e->offset > at)
+            return tt__json_fail(j, "a hole: bytes %D..%D of the data belong to no tensor (before '%s')", (int64_t)at,
+                                 (int64_t)e->offset, e->name);
+        at = e->offset + e->nbytes;
+        prev = e;
+    }
+    if (at != st->data_size)
+        return tt__json_fail(j, "a hole: bytes %D..%D of the data (after the last tensor) belong to no tensor",
+                             (int64_t)at, (int64_t)st->data_size);
+    return true;
+}
+
+/* ---- opening ------------------------------------------------------------------- */
+
+/* count items of size bytes from the arena; NULL and an error on overflow or when full. */
+static void *tt__st_alloc_n(tt_ctx *ctx, const char *fn, size_t count, size_t size) {
+    if (count && size > (size_t)-1 / count) return tt__fail(ctx, TT_ERR_OOM, "%s: allocation size overflows", fn);
+    return tt__alloc(ctx, fn, count * size);
+}
+
+/* The data is little-endian; so must the host be for tensors to point into it. */
+static bool tt__st_little_endian(void) {
+    uint16_t one = 1;
+    unsigned char b[2];
+    memcpy(b, &one, 2);
+    return b[0] == 1;
+}
+
+/* The header length in the first 8 bytes, checked against size and the format's limit. */
+static bool tt__st_header_len(tt_ctx *ctx, const char *fn, const unsigned char *buf, size_t size, size_t *len) {
+    uint64_t n = 0;
+    int k;
+    if (size < 8) {
+        tt__fail(ctx, TT_ERR_FORMAT, "%s: size is %D: fewer than the 8 bytes of the header length", fn, (int64_t)size);
+        return false;
+    }
+    for (k = 7; k >= 0; k--) n = n << 8 | buf[k];
+    if (n > (uint64_t)INT64_MAX) {
+        tt__fail(ctx, TT_ERR_FORMAT, "%s: header length is 2^63 bytes or more, past the format's limit of %d bytes",
+                 fn, TT__ST_MAX_HEADER);
+        return false;
+    }
+    if (n > TT__ST_MAX_HEADER) {
+        tt__fail(ctx, TT_ERR_FORMAT, "%s: header length %D is past the format's limit of %d bytes", fn, (int64_t)n,
+                 TT__ST_MAX_HEADER);
+        return false;
+    }
+    if (n > size - 8) {
+        tt__fail(ctx, TT_ERR_FORMAT, "%s: header length %D runs past the end of the file (%D bytes follow the "
+                 "length)", fn, (int64_t)n, (int64_t)(size - 8));
+        return false;
+    }
+    *len = (size_t)n;
+    return true;
+}
+
+/* The object and its tables, sized by the first pass; the string pool as big as the header. */
+static tt_safetensors *tt__st_new(tt__json *j, const unsigned char *buf, size_t size, tt__st_pool *pool) {
+    size_t n = (size_t)j->top_members, m = (size_t)j->max_members;
+    tt_safetensors *st = (tt_safetensors *)tt__alloc(j->ctx, j->fn, sizeof(tt_safetensors));
+    if (!st) return NULL;
+    memset(st, 0, sizeof *st);
+    st->ctx = j->ctx;
+    st->data = buf + 8 + j->n;
+    st->data_size = size - 8 - j->n;
+    st->entries = (tt_safetensors_entry *)tt__st_alloc_n(j->ctx, j->fn, n, sizeof(tt_safetensors_entry));
+    st->by_name = (int *)tt__st_alloc_n(j->ctx, j->fn, n, sizeof(int));
+    st->meta_keys = (const char **)tt__st_alloc_n(j->ctx, j->fn, m, sizeof(const char *));
+    st->meta_values = (const char **)tt__st_alloc_n(j->ctx, j->fn, m, sizeof(const char *));
+    st->meta_by_key = (int *)tt__st_alloc_n(j->ctx, j->fn, m, sizeof(int));
+    pool->p = (char *)tt__alloc(j->ctx, j->fn, j->n + 1);
+    pool->used = 0;
+    pool->size = j->n + 1;
+    if (!st->entries || !st->by_name || !st->meta_keys || !st->meta_values || !st->meta_by_key || !pool->p) return NULL;
+    return st;
+}
+
+static tt_safetensors *tt__st_open(tt_ctx *ctx, const char *fn, const unsigned char *buf, size_t size) {
+    tt__json j;
+    tt__st_pool pool;
+    tt_safetensors *st;
+    int *order, *tmp;
+    if (!tt__st_little_endian())
+        return (tt_safetensors *)tt__fail(ctx, TT_ERR_UNSUPPORTED, "%s: this host is big-endian; safetensors data "
+                                          "is little-endian", fn);
+    memset(&j, 0, sizeof j);
+    j.ctx = ctx;
+    j.fn = fn;
+    if (!tt__st_header_len(ctx, fn, buf, size, &j.n)) return NULL;
+    j.s = buf + 8;
+    if (!tt__json_check(&j)) return NULL;
+    st = tt__st_new(&j, buf, size, &pool);
+    order = (int *)tt__st_alloc_n(ctx, fn, (size_t)j.top_members, sizeof(int));
+    tmp = (int *)tt__st_alloc_n(ctx, fn, (size_t)(j.top_members > j.max_members ? j.top_members : j.max_members),
+                                sizeof(int));
+    if (!st || !order || !tmp || !tt__st_read_header(&j, st, &pool)) return NULL;
+    if (!tt__st_unique_names(&j, st, tmp) || !tt__st_unique_keys(&j, st, tmp) || !tt__st_tiles(&j, st, order, tmp))
+        return NULL;
+    return st;
+}
+
+TT_API tt_safetensors *tt_safetensors_open_memory(tt_ctx *ctx, const void *buf, size_t size) {
+    tt_scope scope;
+    tt_safetensors *st;
+    if (!ctx) return NULL;
+    if (!buf) return (tt_safetensors *)tt__fail(ctx, TT_ERR_ARG, "tt_safetensors_open_memory: buf is NULL");
+    scope = tt_scope_begin(ctx);
+    st = tt__st_open(ctx, "tt_safetensors_open_memory", (const unsigned char *)buf, size);
+    if (!st) tt_scope_end(ctx, scope);             /* a refused file keeps no memory */
+    return st;
+}
+
+#ifndef TT_NO_STDIO
+TT_API tt_safetensors *tt_safetensors_open(tt_ctx *ctx, const char *path) {
+    static const char fn[] = "tt_safetensors_open";
+    tt_scope scope;
+    tt_safetensors *st = NULL;
+    unsigned char *bytes;
+    size_t size = 0;
+    if (!ctx) return NULL;
+    scope = tt_scope_begin(ctx);
+    bytes = tt__read_file(ctx, fn, path, NULL, &size);
+    if (bytes) st = tt__st_open(ctx, fn, bytes, size);
+    if (!st) tt_scope_end(ctx, scope);             /* the file's bytes go too */
+    return st;
+}
+#endif
+
+/* ---- reading ------------------------------------------------------------------- */
+
+/* i names an entry; else an error naming fn, i and the count. */
+static bool tt__st_index_ok(const tt_safetensors *st, const char *fn, int i) {
+    if (i >= 0 && i < st->n) return true;
+    tt__fail(st->ctx, TT_ERR_ARG, "%s: i is %d, the file has %d tensors", fn, i, st->n);
+    return false;
+}
+
+/* The entry (or metadata) index whose key is want, by binary search over order. */
+static int tt__st_search(const tt_safetensors *st, const int *order, int n, bool meta, const char *want) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2, c;
+        c = strcmp(meta ? st->meta_keys[order[mid]] : st->entries[order[mid]].name, want);
+        if (c == 0) return order[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
+TT_API int tt_safetensors_count(const tt_safetensors *st) { return st ? st->n : 0; }
+
+TT_API bool tt_safetensors_entry_at(const tt_safetensors *st, int i, tt_safetensors_entry *entry) {
+    if (!st) return false;
+    if (!entry) {
+        tt__fail(st->ctx, TT_ERR_ARG, "tt_safetensors_entry_at: entry is NULL");
+        return false;
+    }
+    if (!tt__st_index_ok(st, "tt_safetensors_entry_at", i)) return false;
+    *entry = st->entries[i];
+    return true;
+}
+
+TT_API int tt_safetensors_find(const tt_safetensors *st, const char *name) {
+    if (!st) return -1;
+    if (!name) {
+        tt__fail(st->ctx, TT_ERR_ARG, "tt_safetensors_find: name is NULL");
+        return -1;
+    }
+    return tt__st_search(st, st->by_name, st->n, false, name);
+}
+
+TT_API const char *tt_safetensors_metadata(const tt_safetensors *st, const char *key) {
+    int k;
+    if (!st) return NULL;
+    if (!key) return (const char *)tt__fail(st->ctx, TT_ERR_ARG, "tt_safetensors_metadata: key is NULL");
+    k = tt__st_search(st, st->meta_by_key, st->n_meta, true, key);
+    return k < 0 ? NULL : st->meta_values[k];
+}
+
+/* I64 values narrowed to a new I32 tensor; each read with memcpy (the bytes may sit at any
+   address), and one that does not fit is a TT_ERR_INDEX error. */
+static tt_tensor *tt__st_narrow(tt_safetensors *st, const tt_safetensors_entry *e, const unsigned char *p,
+                                const char *fn, const char *label) {
+    tt_tensor *t = tt__new(st->ctx, fn, TT_I32, e->ndim, e->shape);
+    int32_t *d;
+    int64_t k;
+    if (!t) return NULL;
+    d = (int32_t *)t->data;
+    for (k = 0; k < t->numel; k++) {
+        int64_t v;
+        memcpy(&v, p + 8 * (size_t)k, sizeof v);       /* the host is little-endian: open checked */
+        if (v < INT32_MIN || v > INT32_MAX)
+            return (tt_tensor *)tt__fail(st->ctx, TT_ERR_INDEX, "%s: %s: I64 element %D is %D, outside the int32 range "
+                                         "of tinytrace's indices", fn, label, k, v);
+        d[k] = (int32_t)v;
+    }
+    return t;
+}
+
+/* A tensor over the bytes p: pointing at them when they are aligned for the dtype, else a copy. */
+static tt_tensor *tt__st_view(tt_safetensors *st, const tt_safetensors_entry *e, const unsigned char *p, const char *fn) {
+    tt_tensor *t;
+    if ((uintptr_t)p % tt_dtype_size(e->dtype) != 0) {
+        t = tt__new(st->ctx, fn, e->dtype, e->ndim, e->shape);
+        if (t) memcpy(t->data, p, e->nbytes);
+        return t;
+    }
+    t = tt__header(st->ctx, fn, e->dtype, e->ndim, e->shape);
+    if (!t) return NULL;
+    t->data = (void *)p;                             /* const dropped: such tensors must not be written */
+    t->flags |= TT__FLAG_WRAPPED;
+    return t;
+}
+
+/* Entry i as a tensor; with_i says whether messages name i (tt_safetensors_tensor's argument). */
+static tt_tensor *tt__st_tensor(tt_safetensors *st, int i, const char *fn, bool with_i) {
+    const tt_safetensors_entry *e = &st->entries[i];
+    const unsigned char *p = st->data + e->offset;
+    char label[TT__MSG_SIZE];
+    tt__buf b;
+    tt__buf_init(&b, label, sizeof label);
+    tt__put(&b, "tensor '");
+    tt__put(&b, e->name);
+    tt__putc(&b, '\'');
+    if (with_i) {
+        tt__put(&b, " (i = ");
+        tt__put_i64(&b, i);
+        tt__putc(&b, ')');
+    }
+    if (e->dtype == TT_DTYPE_COUNT)
+        return (tt_tensor *)tt__fail(st->ctx, TT_ERR_UNSUPPORTED, "%s: %s has dtype %s; tinytrace reads F32, F16, "
+                                     "BF16, I32 and I64 (narrowed to I32)", fn, label, e->file_dtype);
+    if (strcmp(e->file_dtype, "I64") == 0) return tt__st_narrow(st, e, p, fn, label);
+    return tt__st_view(st, e, p, fn);
+}
+
+TT_API tt_tensor *tt_safetensors_tensor(tt_safetensors *st, int i) {
+    if (!st || !tt__st_index_ok(st, "tt_safetensors_tensor", i)) return NULL;
+    return tt__st_tensor(st, i, "tt_safetensors_tensor", true);
+}
+
+TT_API tt_tensor *tt_safetensors_get(tt_safetensors *st, const char *name) {
+    int i;
+    if (!st) return NULL;
+    if (!name) return (tt_tensor *)tt__fail(st->ctx, TT_ERR_ARG, "tt_safetensors_get: name is NULL");
+    i = tt__st_search(st, st->by_name, st->n, false, name);
+    if (i < 0)
+        return (tt_tensor *)tt__fail(st->ctx, TT_ERR_ARG, "tt_safetensors_get: name '%s' is not in the file (it has "
+                                     "%d tensors)", name, st->n);
+    return tt__st_tensor(st, i, "tt_safetensors_get", false);
+}
 
 /* ==========================================================================
  * >>debug   printing

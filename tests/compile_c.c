@@ -73,10 +73,12 @@ static const cc_fn cc_api[] = {
     CC_FN(tt_trace), CC_FN(tt_compiled_create), CC_FN(tt_compiled_run), CC_FN(tt_compiled_output),
     CC_FN(tt_compiled_num_graphs), CC_FN(tt_compiled_error), CC_FN(tt_compiled_status), CC_FN(tt_compiled_destroy),
     CC_FN(tt_graph_save_memory), CC_FN(tt_graph_load_memory), CC_FN(tt_graph_input_name), CC_FN(tt_graph_input_shape),
+    CC_FN(tt_safetensors_open_memory), CC_FN(tt_safetensors_count), CC_FN(tt_safetensors_entry_at),
+    CC_FN(tt_safetensors_find), CC_FN(tt_safetensors_tensor), CC_FN(tt_safetensors_get), CC_FN(tt_safetensors_metadata),
     /* attention, debug */
     CC_FN(tt_scaled_dot_product_attention), CC_FN(tt_shape_str),
 #ifndef TT_NO_STDIO
-    CC_FN(tt_print), CC_FN(tt_graph_print), CC_FN(tt_graph_save), CC_FN(tt_graph_load),
+    CC_FN(tt_print), CC_FN(tt_graph_print), CC_FN(tt_graph_save), CC_FN(tt_graph_load), CC_FN(tt_safetensors_open),
 #endif
     (cc_fn)0
 };

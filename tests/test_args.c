@@ -2478,6 +2478,93 @@ static const ar_row debug_rows[] = {
 };
 
 
+/* ==== safetensors ============================================================================ */
+
+static unsigned char ar_st_bytes[256];   /* the file of ar_st (it must outlive the tensors) */
+
+/* A safetensors file opened in c: tensor 0 "d" is F64 (listed, not read), tensor 1 "ids" is
+   I64 holding 2^31 (does not fit i32). Built here byte by byte. */
+static tt_safetensors *ar_st(ar_env *e, tt_ctx *c) {
+    static const char json[] = "{\"d\":{\"dtype\":\"F64\",\"shape\":[1],\"data_offsets\":[0,8]},"
+                               "\"ids\":{\"dtype\":\"I64\",\"shape\":[1],\"data_offsets\":[8,16]}}";
+    size_t n = strlen(json), k;
+    tt_safetensors *st;
+    memset(ar_st_bytes, 0, sizeof ar_st_bytes);
+    for (k = 0; k < 8; k++) ar_st_bytes[k] = (unsigned char)(n >> (8 * k) & 0xFF);
+    memcpy(ar_st_bytes + 8, json, n);
+    ar_st_bytes[8 + n + 8 + 3] = 0x80;              /* ids[0] = 2^31, little-endian */
+    st = tt_safetensors_open_memory(c, ar_st_bytes, 8 + n + 16);
+    AR_EXPECT(e, st != NULL);
+    return st;
+}
+
+static int st_open_null_ctx(ar_env *e) { (void)e; return tt_safetensors_open_memory(NULL, ar_st_bytes, 16) == NULL; }
+static int st_open_null_buf(ar_env *e) { return tt_safetensors_open_memory(e->c, NULL, 16) == NULL; }
+static int st_open_size(ar_env *e) { return tt_safetensors_open_memory(e->c, ar_st_bytes, 3) == NULL; }
+/* A header length of 9 with 8 bytes after it. */
+static int st_open_header_length(ar_env *e) {
+    unsigned char b[16];
+    memset(b, ' ', sizeof b);
+    memset(b, 0, 8);
+    b[0] = 9;
+    return tt_safetensors_open_memory(e->c, b, sizeof b) == NULL;
+}
+#ifndef TT_NO_STDIO
+static int st_file_null_ctx(ar_env *e) { (void)e; return tt_safetensors_open(NULL, "x.safetensors") == NULL; }
+static int st_file_null_path(ar_env *e) { return tt_safetensors_open(e->c, NULL) == NULL; }
+static int st_file_missing(ar_env *e) {
+    return tt_safetensors_open(e->c, "/nonexistent-dir-of-tinytrace/x.safetensors") == NULL;
+}
+#endif
+static int st_count_null(ar_env *e) { (void)e; return tt_safetensors_count(NULL) == 0; }
+static int st_entry_null_st(ar_env *e) { tt_safetensors_entry en; (void)e; return !tt_safetensors_entry_at(NULL, 0, &en); }
+static int st_entry_neg(ar_env *e) { tt_safetensors_entry en; return !tt_safetensors_entry_at(ar_st(e, e->c), -1, &en); }
+static int st_entry_past(ar_env *e) { tt_safetensors_entry en; return !tt_safetensors_entry_at(ar_st(e, e->c), 2, &en); }
+static int st_entry_null(ar_env *e) { return !tt_safetensors_entry_at(ar_st(e, e->c), 0, NULL); }
+static int st_find_null_st(ar_env *e) { (void)e; return tt_safetensors_find(NULL, "d") == -1; }
+static int st_find_null_name(ar_env *e) { return tt_safetensors_find(ar_st(e, e->c), NULL) == -1; }
+static int st_tensor_null_st(ar_env *e) { (void)e; return tt_safetensors_tensor(NULL, 0) == NULL; }
+static int st_tensor_neg(ar_env *e) { return tt_safetensors_tensor(ar_st(e, e->c), -1) == NULL; }
+static int st_tensor_past(ar_env *e) { return tt_safetensors_tensor(ar_st(e, e->c), 2) == NULL; }
+static int st_tensor_f64(ar_env *e) { return tt_safetensors_tensor(ar_st(e, e->c), 0) == NULL; }
+static int st_tensor_i64_big(ar_env *e) { return tt_safetensors_tensor(ar_st(e, e->c), 1) == NULL; }
+static int st_get_null_st(ar_env *e) { (void)e; return tt_safetensors_get(NULL, "d") == NULL; }
+static int st_get_null_name(ar_env *e) { return tt_safetensors_get(ar_st(e, e->c), NULL) == NULL; }
+static int st_get_missing(ar_env *e) { return tt_safetensors_get(ar_st(e, e->c), "fc.weight") == NULL; }
+static int st_meta_null_st(ar_env *e) { (void)e; return tt_safetensors_metadata(NULL, "format") == NULL; }
+static int st_meta_null_key(ar_env *e) { return tt_safetensors_metadata(ar_st(e, e->c), NULL) == NULL; }
+
+static const ar_row safetensors_rows[] = {
+    ROW(tt_safetensors_open_memory, "ctx", TT_OK, st_open_null_ctx),
+    ROW(tt_safetensors_open_memory, "buf", TT_ERR_ARG, st_open_null_buf),
+    ROW(tt_safetensors_open_memory, "size", TT_ERR_FORMAT, st_open_size),
+    ROW(tt_safetensors_open_memory, "header+length", TT_ERR_FORMAT, st_open_header_length),
+#ifndef TT_NO_STDIO
+    ROW(tt_safetensors_open, "ctx", TT_OK, st_file_null_ctx),
+    ROW(tt_safetensors_open, "path", TT_ERR_ARG, st_file_null_path),
+    ROW(tt_safetensors_open, "path", TT_ERR_IO, st_file_missing),
+#endif
+    ROW(tt_safetensors_count, "st", TT_OK, st_count_null),
+    ROW(tt_safetensors_entry_at, "st", TT_OK, st_entry_null_st),
+    ROW(tt_safetensors_entry_at, "i", TT_ERR_ARG, st_entry_neg),
+    ROW(tt_safetensors_entry_at, "i", TT_ERR_ARG, st_entry_past),
+    ROW(tt_safetensors_entry_at, "entry", TT_ERR_ARG, st_entry_null),
+    ROW(tt_safetensors_find, "st", TT_OK, st_find_null_st),
+    ROW(tt_safetensors_find, "name", TT_ERR_ARG, st_find_null_name),
+    ROW(tt_safetensors_tensor, "st", TT_OK, st_tensor_null_st),
+    ROW(tt_safetensors_tensor, "i", TT_ERR_ARG, st_tensor_neg),
+    ROW(tt_safetensors_tensor, "i", TT_ERR_ARG, st_tensor_past),
+    ROW(tt_safetensors_tensor, "i+F64", TT_ERR_UNSUPPORTED, st_tensor_f64),
+    ROW(tt_safetensors_tensor, "i+I64", TT_ERR_INDEX, st_tensor_i64_big),
+    ROW(tt_safetensors_get, "st", TT_OK, st_get_null_st),
+    ROW(tt_safetensors_get, "name", TT_ERR_ARG, st_get_null_name),
+    ROW(tt_safetensors_get, "name", TT_ERR_ARG, st_get_missing),
+    ROW(tt_safetensors_metadata, "st", TT_OK, st_meta_null_st),
+    ROW(tt_safetensors_metadata, "key", TT_ERR_ARG, st_meta_null_key),
+};
+
+/* ==== end of safetensors ===================================================================== */
+
 /* ==== valid edge cases next to the rows ===================================================== */
 
 /* 0-d tensors take axis 0 and -1 (unsqueeze: -1 and 0), as in PyTorch. */
@@ -2564,6 +2651,7 @@ static void test_shape(void) { AR_RUN(shape_rows); }
 static void test_attention(void) { AR_RUN(attention_rows); }
 static void test_trace(void) { AR_RUN(trace_rows); }
 static void test_graph(void) { AR_RUN(graph_rows); }
+static void test_safetensors(void) { AR_RUN(safetensors_rows); }
 static void test_compiled(void) { AR_RUN(compiled_rows); }
 static void test_debug(void) { AR_RUN(debug_rows); }
 
@@ -2583,6 +2671,7 @@ TT_TEST_GROUP(args) = {
     {"graph", test_graph},
     {"compiled", test_compiled},
     {"debug", test_debug},
+    {"safetensors", test_safetensors},
     {"zero_d_axes_valid", test_zero_d_axes_valid},
     {"other_context_inputs", test_other_context_inputs},
     {"extreme_valid", test_extreme_valid},

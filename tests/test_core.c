@@ -74,11 +74,11 @@ static uint64_t tc_rng(uint64_t *s) {
 
 static void test_version_status_dtype(void) {
     int i, j;
-    tt_status all[10] = { TT_OK, TT_ERR_ARG, TT_ERR_OOM, TT_ERR_SHAPE, TT_ERR_DTYPE, TT_ERR_UNSUPPORTED,
-                          TT_ERR_STATE, TT_ERR_BACKEND, TT_ERR_INDEX, TT_ERR_CORRUPT };
+    tt_status all[12] = { TT_OK, TT_ERR_ARG, TT_ERR_OOM, TT_ERR_SHAPE, TT_ERR_DTYPE, TT_ERR_UNSUPPORTED,
+                          TT_ERR_STATE, TT_ERR_BACKEND, TT_ERR_INDEX, TT_ERR_CORRUPT, TT_ERR_FORMAT, TT_ERR_IO };
     CHECK(tt_version() != NULL);
     if (tt_version()) CHECK(strcmp(tt_version(), TT_VERSION_STRING) == 0);
-    for (i = 0; i < 10; i++) {
+    for (i = 0; i < 12; i++) {
         const char *s = tt_status_str(all[i]);
         CHECK(s != NULL);
         if (!s) continue;
