@@ -158,15 +158,17 @@ test-cross: $(BUILD)/test_aarch64
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -std=c11 -O1 -g -DTT_LIBFUZZER -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
-fuzz: $(BUILD)/fuzz_ops $(BUILD)/fuzz_args $(BUILD)/fuzz_safetensors
-	@mkdir -p $(BUILD)/corpus_ops $(BUILD)/corpus_args $(BUILD)/corpus_safetensors
+fuzz: $(BUILD)/fuzz_ops $(BUILD)/fuzz_args $(BUILD)/fuzz_ttg $(BUILD)/fuzz_safetensors
+	@mkdir -p $(BUILD)/corpus_ops $(BUILD)/corpus_args $(BUILD)/corpus_ttg $(BUILD)/corpus_safetensors
 	@for f in tests/corpus/safetensors/*.safetensors; do cp "$$f" $(BUILD)/corpus_safetensors/; done
 	./$(BUILD)/fuzz_ops -max_total_time=$(FUZZ_SECONDS) -max_len=512 $(BUILD)/corpus_ops
 	./$(BUILD)/fuzz_args -max_total_time=$(FUZZ_SECONDS) -max_len=1024 $(BUILD)/corpus_args
+	FZ_TTG_SEEDS=$(BUILD)/corpus_ttg ./$(BUILD)/fuzz_ttg -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+	    -timeout=10 -rss_limit_mb=2048 $(BUILD)/corpus_ttg
 	./$(BUILD)/fuzz_safetensors -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 	    -dict=tests/corpus/safetensors.dict $(BUILD)/corpus_safetensors
 
-$(BUILD)/fuzz_%: tests/fuzz_%.c tinytrace.h
+$(BUILD)/fuzz_%: tests/fuzz_%.c tests/*.h tinytrace.h
 	@mkdir -p $(BUILD)
 	$(CLANG) $(FUZZ_FLAGS) $< -o $@ -lm -lpthread
 

@@ -5927,7 +5927,8 @@ static bool tt__infer_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     for (i = 0; i < ns; i++) {
         int64_t k = c->a.i[TT__POOL_K + i], st = c->a.i[TT__POOL_S + i], p = c->a.i[TT__POOL_P + i];
         int64_t d = c->a.i[TT__POOL_D + i];
-        if (k < 1 || st < 1 || d < 1 || p < 0 || (!is_max && d != 1) || p > (d * (k - 1) + 1) / 2) {
+        if (k < 1 || st < 1 || d < 1 || p < 0 || k > INT32_MAX || st > INT32_MAX || d > INT32_MAX ||   /* a file's attributes */
+            (!is_max && d != 1) || p > (d * (k - 1) + 1) / 2) {
             tt__fail(ctx, TT_ERR_ARG, "%s: axis %d has kernel %D, stride %D, padding %D, dilation %D: expected kernel "
                      ">= 1, stride >= 1, dilation >= 1 (1 for average pooling) and 0 <= padding <= half the window",
                      c->name, i, k, st, p, d);
@@ -8534,14 +8535,16 @@ static void tt__rt_planned(tt_graph *g, int v);
 
 static tt_status tt__graph_plan(tt_graph *g) {
     int nv = g->tape.n_values, v, n = 0;
-    int *first = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 4);
-    int *last = first + nv, *root = last + nv, *list = root + nv;
+    int *first = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 4), *last, *root, *list;
     g->offset = (int64_t *)tt__galloc(g, sizeof(int64_t) * (size_t)nv);
     if (!g->rt) g->rt = (tt_tensor *)tt__galloc(g, sizeof(tt_tensor) * (size_t)nv);   /* a load made it already */
     if (!first || !g->offset || !g->rt) {
         tt__heap_free(&g->tape.alloc, first);
         return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
     }
+    last = first + nv;                                 /* only now: arithmetic on NULL is undefined */
+    root = last + nv;
+    list = root + nv;
     g->first = first;
     g->last = last;
     g->root = root;
@@ -9181,7 +9184,7 @@ static void tt__fused_chunk(const tt__fused_job *j, const tt__loop *L, int64_t c
         if (j->direct[i]) tt__prefetch_write(j->direct[i] + base, cnt);
     for (i = 0; i < pr->n_uops; i++) {
         const tt__uop *u = &pr->uops[i];
-        float *d = u->kind != TT__U_STORE && j->direct[u->dst] ? j->direct[u->dst] + base : regs + (size_t)u->dst * TT__CHUNK;
+        float *d = u->kind == TT__U_STORE ? NULL : j->direct[u->dst] ? j->direct[u->dst] + base : regs + (size_t)u->dst * TT__CHUNK;
         switch (u->kind) {
         case TT__U_LOAD: {
             const tt_tensor *t = j->in[u->a];
@@ -10427,10 +10430,11 @@ static bool tt__load_ops(tt__ttg_load *ld) {
 /* A constant's or parameter's bytes: in place when they are aligned for their dtype (the
    graph then keeps pointing into the buffer), else copied. */
 static bool tt__load_value_data(tt__ttg_load *ld, tt__value *val, uint64_t at, uint64_t bytes, bool in_place) {
-    const unsigned char *src = ld->p + ld->L.blob + at;
+    const unsigned char *src;
     if (at % TT__TTG_ALIGN != 0 || at > ld->L.blob_bytes || bytes > ld->L.blob_bytes - at)
         return tt__bad(ld, "value data at blob offset %D (%D bytes) is misaligned or outside the %D-byte blob",
                        (int64_t)(at & 0x7FFFFFFFFFFFFFFFull), (int64_t)(bytes & 0x7FFFFFFFFFFFFFFFull), (int64_t)ld->L.blob_bytes);
+    src = ld->p + ld->L.blob + at;                     /* only now: a pointer past the buffer is undefined */
     if (in_place && (uintptr_t)src % tt_dtype_size(val->meta.dtype) == 0) {
         val->data = (void *)(uintptr_t)src;            /* read only: the graph never writes constants */
         val->borrowed = true;
@@ -10455,6 +10459,8 @@ static bool tt__load_values(tt__ttg_load *ld, bool in_place) {
         memset(val, 0, sizeof *val);
         if (r[0] > TT__V_NODE || r[1] >= TT_DTYPE_COUNT || r[2] > TT__TTG_MAX_NDIM || r[3] > 1)
             return tt__bad(ld, "value %D: kind %d, dtype %d, ndim %d or flags %d out of range", (int64_t)i, r[0], r[1], r[2], r[3]);
+        if (r[3] != 0 && r[0] != TT__V_PARAM && r[0] != TT__V_CONST)   /* a compile turns flagged values into parameters */
+            return tt__bad(ld, "value %D: an input or op result flagged as a parameter", (int64_t)i);
         val->kind = (tt__vkind)r[0];
         val->param = r[3] != 0;
         val->node = tt__get_i32(r + 4);
@@ -10468,6 +10474,7 @@ static bool tt__load_values(tt__ttg_load *ld, bool in_place) {
         tt__update_numel(&val->meta);
         numel = val->meta.numel;
         if (!memchr(r + 88, 0, TT__TTG_NAME)) return tt__bad(ld, "value %D: its name is not NUL-terminated", (int64_t)i);
+        if (tt__get_u64(r + 120) != 0) return tt__bad(ld, "value %D: its reserved bytes are not zero", (int64_t)i);
         memcpy(val->name, r + 88, TT__TTG_NAME);
         if (!tt__value_has_data(val)) {
             if (bytes != 0) return tt__bad(ld, "value %D: an input or op result with %D bytes of data", (int64_t)i, (int64_t)(bytes & 0xFFFFFFFFu));
@@ -10516,8 +10523,22 @@ static bool tt__load_nodes(tt__ttg_load *ld) {
             else if (a != 0) return tt__bad(ld, "node %D (%s) has attributes that need TT_MAX_DIMS %d", (int64_t)i, n->name, (k - 4) / 2 + 1);
         }
         for (k = 0; k < 3; k++) n->a.f[k] = tt__get_f32(r + 176 + 4 * k);
+        if (tt__get_u32(r + 188) != 0) return tt__bad(ld, "node %D (%s): its reserved bytes are not zero", (int64_t)i, n->name);
         if (tt__is_fused(n) && (n->a.i[0] < 0 || n->a.i[0] >= (int64_t)ld->L.n_progs))
             return tt__bad(ld, "node %D: fused program %D does not exist", (int64_t)i, n->a.i[0]);
+    }
+    return true;
+}
+
+/* Every op result names the node that writes it (the passes of a trace file trust this), and
+   nothing else names one. */
+static bool tt__load_producers(tt__ttg_load *ld) {
+    const tt_graph *g = ld->g;
+    uint32_t i;
+    for (i = 0; i < ld->L.n_values; i++) {
+        const tt__value *v = &g->tape.values[i];
+        bool ok = v->kind == TT__V_NODE ? v->node >= 0 && g->tape.nodes[v->node].out == (int)i : v->node == -1;
+        if (!ok) return tt__bad(ld, "value %D: its producer node %d does not write it", (int64_t)i, v->node);
     }
     return true;
 }
@@ -10613,7 +10634,8 @@ static bool tt__load_programs(tt__ttg_load *ld) {
             u->dst = tt__get_i16(r + 6); u->a = tt__get_i16(r + 8); u->b = tt__get_i16(r + 10); u->c = tt__get_i16(r + 12);
             u->p0 = tt__get_f32(r + 16);
             u->p1 = tt__get_f32(r + 20);
-            if (u->kind >= TT__U_NONE || u->swap > 1) return tt__bad(ld, "program %D, micro-op %d: kind %d unknown", (int64_t)i, k, u->kind);
+            if (u->kind >= TT__U_NONE || u->swap > 1 || tt__get_i16(r + 14) != 0)
+                return tt__bad(ld, "program %D, micro-op %d: kind %d unknown (or swap, reserved bytes)", (int64_t)i, k, u->kind);
             for (j = 0; j < 2; j++) {                  /* elementwise ops go by the file's op table */
                 bool named = j == 0 ? u->kind == TT__U_UNARY || u->kind == TT__U_BINARY || u->kind == TT__U_PAIR
                                     : u->kind == TT__U_PAIR;
@@ -10634,7 +10656,6 @@ static bool tt__load_programs(tt__ttg_load *ld) {
                 return tt__bad(ld, "program %D: member %d is node %d, expected %D..%D (after the run order)", (int64_t)i, k,
                                pr->members[k], (int64_t)ld->L.n_order, (int64_t)ld->L.n_nodes - 1);
         }
-        tt__program_aliases(pr);
     }
     if (at != end) return tt__bad(ld, "the programs section has %D bytes after its last program", (int64_t)(end - at));
     return true;
@@ -10744,10 +10765,13 @@ static bool tt__load_check_uops(tt__ttg_load *ld, int node, const struct tt__pro
 static bool tt__load_check_fused(tt__ttg_load *ld, int node, const tt__node *n, int pos) {
     tt_graph *g = ld->g;
     const struct tt__program *pr = &g->progs[n->a.i[0]];
-    const tt__node *h = pr->head >= 0 ? &g->tape.nodes[pr->head] : NULL;
+    const tt__node *h = pr->head >= 0 && pr->head < (int)ld->L.n_nodes ? &g->tape.nodes[pr->head] : NULL;
     const tt_tensor *o0 = &g->tape.values[pr->outs[0]].meta;
     int k;
+    if (pr->head < -1 || pr->head >= (int)ld->L.n_nodes)
+        return tt__bad(ld, "node %d (fused): its epilogue head is node %d; the file has %D", node, pr->head, (int64_t)ld->L.n_nodes);
     if (!tt__load_check_uops(ld, node, pr)) return false;
+    tt__program_aliases(&g->progs[n->a.i[0]]);        /* registers checked: now it may index by them */
     if (n->out != pr->outs[0] || n->n_in != pr->n_in + (h ? h->n_in : 0))
         return tt__bad(ld, "node %d (fused): its output or input count does not match its program", node);
     for (k = 0; k < pr->n_out; k++) {
@@ -10831,6 +10855,11 @@ static tt_graph *tt__load_alloc(tt__ttg_load *ld, const tt_allocator *al) {
     g->outputs = (int *)tt__galloc(g, sizeof(int) * ((size_t)L->n_outputs + 1));
     g->rt = (tt_tensor *)tt__galloc(g, sizeof(tt_tensor) * ((size_t)L->n_values + 1));
     ld->writer = (int *)tt__galloc(g, sizeof(int) * ((size_t)L->n_values + 1));
+    if (!g->tape.values || !g->tape.nodes || !g->tape.pool || !g->tape.inputs || !g->tape.warnings || !g->progs ||
+        !g->outputs || !g->rt || !ld->writer) {          /* counts still 0: tt_graph_destroy reads no array */
+        tt__fail(ld->ctx, TT_ERR_OOM, "%s: out of memory", ld->fn);
+        return NULL;
+    }
     g->tape.n_values = g->tape.cap_values = g->n_traced_values = (int)L->n_values;
     g->tape.n_nodes = g->tape.cap_nodes = g->n_traced_nodes = (int)L->n_nodes;
     g->tape.n_pool = g->tape.cap_pool = g->n_traced_pool = (int)L->n_pool;
@@ -10838,11 +10867,6 @@ static tt_graph *tt__load_alloc(tt__ttg_load *ld, const tt_allocator *al) {
     g->tape.n_warnings = g->tape.cap_warnings = (int)L->n_warnings;
     g->n_progs = g->cap_progs = (int)L->n_progs;
     g->n_outputs = (int)L->n_outputs;
-    if (!g->tape.values || !g->tape.nodes || !g->tape.pool || !g->tape.inputs || !g->tape.warnings || !g->progs ||
-        !g->outputs || !g->rt || !ld->writer) {
-        tt__fail(ld->ctx, TT_ERR_OOM, "%s: out of memory", ld->fn);
-        return NULL;
-    }
     return g;
 }
 
@@ -10876,6 +10900,14 @@ static bool tt__load_finish(tt__ttg_load *ld, uint32_t mode, uint32_t passes, bo
     return true;
 }
 
+/* Flags: 1 compiled, 0 a trace (which has no run order, passes or compile mode). */
+static bool tt__load_flags(tt__ttg_load *ld, uint32_t flags) {
+    if (flags > 1) return tt__bad(ld, "flags %D unknown", (int64_t)flags);
+    if (flags == 0 && (ld->L.n_order != 0 || ld->L.n_passes != 0 || tt__get_u32(ld->p + 28) != 0 || tt__get_u32(ld->p + 32) != 0))
+        return tt__bad(ld, "a file that is not compiled has a run order, passes or a compile mode");
+    return true;
+}
+
 /* Loads the bytes p[0..size); image (owned bytes the graph frees, or NULL) holds them when the
    file loader read them: constants then stay in it. */
 static tt_graph *tt__graph_load(tt_ctx *ctx, const char *fn, const char *src, const unsigned char *p, size_t size,
@@ -10891,14 +10923,15 @@ static tt_graph *tt__graph_load(tt_ctx *ctx, const char *fn, const char *src, co
     ld.p = p;
     ld.size = size;
     if (!tt__load_header(&ld) || !tt__load_ops(&ld) || !tt__load_alloc(&ld, &al)) {
+        tt__heap_free(&al, ld.writer);
         tt_graph_destroy(ld.g);
         return NULL;
     }
     flags = tt__get_u32(p + 24);
-    ok = flags <= 1 && tt__load_values(&ld, true) && tt__load_nodes(&ld) && tt__load_programs(&ld) && tt__load_io(&ld) &&
+    ok = tt__load_flags(&ld, flags) && tt__load_values(&ld, true) && tt__load_nodes(&ld) && tt__load_producers(&ld) &&
+         tt__load_programs(&ld) && tt__load_io(&ld) &&
          tt__load_notes(&ld) && tt__load_check(&ld, flags == 1) &&
          tt__load_finish(&ld, tt__get_u32(p + 28), tt__get_u32(p + 32), flags == 1);
-    if (flags > 1) tt__bad(&ld, "flags %D unknown", (int64_t)flags);
     tt__heap_free(&al, ld.writer);
     if (!ok) {
         tt_graph_destroy(ld.g);
