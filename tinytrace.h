@@ -10798,6 +10798,8 @@ static bool tt__load_check_fused(tt__ttg_load *ld, int node, const tt__node *n, 
     return true;
 }
 
+static bool tt__load_no_stray_nodes(tt__ttg_load *ld);
+
 /* Every node that runs, in run order (the order of a compiled graph, every node of a trace):
    checked against its inputs, which must exist before it. */
 static bool tt__load_check(tt__ttg_load *ld, bool compiled) {
@@ -10830,7 +10832,26 @@ static bool tt__load_check(tt__ttg_load *ld, bool compiled) {
     }
     for (p = 0; p < g->n_outputs; p++)
         if (!tt__load_defined(ld, g->outputs[p], n_run)) return tt__bad(ld, "graph output %d is computed by no node", p);
-    return true;
+    return !compiled || tt__load_no_stray_nodes(ld);
+}
+
+/* A compiled file's nodes after the run order are each an epilogue head or a member of a
+   fused node (what a save keeps), so the graph saves again into the same nodes. Run after the
+   fused nodes' checks (which check the heads' range). */
+static bool tt__load_no_stray_nodes(tt__ttg_load *ld) {
+    tt_graph *g = ld->g;
+    bool *kept = (bool *)tt__galloc(g, (size_t)ld->L.n_nodes + 1);
+    int i, k, stray = -1;
+    if (!kept) return tt__fail(ld->ctx, TT_ERR_OOM, "%s: out of memory", ld->fn), false;
+    for (i = 0; i < g->n_progs; i++) {
+        const struct tt__program *pr = &g->progs[i];
+        if (pr->head >= 0) kept[pr->head] = true;
+        for (k = 0; k < pr->n_members; k++) kept[pr->members[k]] = true;
+    }
+    for (i = (int)ld->L.n_order; i < (int)ld->L.n_nodes && stray < 0; i++)
+        if (!kept[i]) stray = i;
+    tt__heap_free(&g->tape.alloc, kept);
+    return stray < 0 || tt__bad(ld, "node %d is neither run nor part of a fused node", stray);
 }
 
 /* The graph and its arrays, sized by the file's counts (each bounded by the file's size). */
