@@ -627,12 +627,11 @@ static void test_too_many_dims(void) {
 
 /* ---------------------------------------------------------------- files, memory, arguments */
 
-/* A name in /tmp no other run of the suite uses at the same time (the suites of make test
-   run side by side): the address of a local (ASLR), the time and the clock, in hex. */
+/* A name in /tmp no other run of the suite uses at the same time (tu_tmp_path). */
 static void ts_tmp_path(char *buf, size_t size, int k) {
-    int local = 0;
-    unsigned long a = (unsigned long)(uintptr_t)&local ^ (unsigned long)time(NULL) ^ (unsigned long)clock();
-    snprintf(buf, size, "/tmp/tinytrace_test_%lx_%d.safetensors", a, k);
+    char suffix[32];
+    snprintf(suffix, sizeof suffix, "_%d.safetensors", k);
+    tu_tmp_path(buf, size, suffix);
 }
 
 static void test_open_file(void) {

@@ -60,7 +60,7 @@ static void tg_same_run(tt_ctx *e, tt_graph *g, tt_graph *h, tt_tensor *x) {
 
 /* tt_graph_save and tt_graph_load: SimpleCNN with batch norm folded into the convolutions. */
 static void test_file_roundtrip(void) {
-    const char *path = "/tmp/tinytrace_test_cnn.ttg";
+    char path[128];
     tt_ctx *c = tu_ctx(), *wc = tu_ctx(), *lc = tu_ctx();
     tr_cnn_w w;
     tt_tensor *x, *x2;
@@ -68,6 +68,7 @@ static void test_file_roundtrip(void) {
     int64_t shape[TT_MAX_DIMS];
     tt_dtype dt = TT_BF16;
     int nd = 0;
+    tu_tmp_path(path, sizeof path, "_cnn.ttg");       /* the suites of make test run side by side */
     CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE), TT_OK);
     CHECK_EQ_INT(tg_removed_by(g, "fold_bn"), 2);     /* both batch norms folded into their convolutions */
     CHECK_EQ_INT(tt_graph_save(g, path), TT_OK);

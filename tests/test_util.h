@@ -32,6 +32,8 @@
 #include <string.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <time.h>
 #include "../tinytrace.h"
 #include "tt_test.h"
 
@@ -410,6 +412,15 @@ static inline tt_tensor *tu_tensor_dt(tt_ctx *c, tt_dtype dt, int ndim, const in
     t = tt_from_data(c, dt, ndim, shape, buf);
     free(buf);
     return t;
+}
+
+/* A path in /tmp that no other run of the suite uses at the same time (the suites of make
+   test run side by side): the address of a local (ASLR), the time and the clock, in hex;
+   suffix ends it (".ttg", "_3.safetensors"). */
+static inline void tu_tmp_path(char *buf, size_t size, const char *suffix) {
+    int local = 0;
+    unsigned long a = (unsigned long)(uintptr_t)&local ^ (unsigned long)time(NULL) ^ (unsigned long)clock();
+    snprintf(buf, size, "/tmp/tinytrace_test_%lx%s", a, suffix);
 }
 
 #endif /* TT_TEST_UTIL_H */
