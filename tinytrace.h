@@ -3869,7 +3869,7 @@ TT__INLINE float tt__extreme_f32(const float *TT__RESTRICT x, int64_t n, bool wa
 
 /* Reduces one contiguous row of K values. */
 TT__INLINE double tt__reduce_row(int op, const float *x, int64_t K, int64_t correction) {
-    double acc, mean;
+    double acc, mean, dof;
     int64_t i, best = 0;
     switch (op) {
     case TT__OP_SUM:  return tt__sum_f64(x, K);
@@ -3880,7 +3880,8 @@ TT__INLINE double tt__reduce_row(int op, const float *x, int64_t K, int64_t corr
     case TT__OP_VAR: case TT__OP_STD:
         mean = tt__sum_f64(x, K) / (double)K;
         acc = tt__sum_sq_dev_f64(x, K, mean);
-        acc /= (double)(K - correction > 0 ? K - correction : 0);   /* PyTorch: max(0, N - correction) */
+        dof = (double)K - (double)correction;         /* in double: a file's correction may be any int64 */
+        acc /= dof > 0 ? dof : 0.0;                   /* PyTorch: max(0, N - correction) */
         return op == TT__OP_STD ? sqrt(acc) : acc;
     case TT__OP_ARGMAX:                              /* first maximum; NaN counts as the largest */
         for (i = 1; i < K; i++)
@@ -5629,7 +5630,9 @@ static int64_t tt__conv_nd_out_size(bool transposed, int64_t in, int64_t k, int6
     if (span < 0) return -1;
     if (!transposed) return in + 2 * p <= span ? -1 : (in + 2 * p - span - 1) / s + 1;
     grown = tt__mul_checked(in - 1, s);                /* (in-1)*s - 2p + d(k-1) + op + 1 */
-    if (grown < 0 || (grown = tt__add_checked(grown, span + op + 1)) < 0 || grown - 2 * p < 1) return -1;
+    if (grown >= 0) grown = tt__add_checked(grown, span);
+    if (grown >= 0) grown = tt__add_checked(grown, op + 1);
+    if (grown < 0 || grown - 2 * p < 1) return -1;
     return grown - 2 * p;
 }
 
@@ -5666,7 +5669,8 @@ static bool tt__infer_conv_nd(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     out->shape[1] = cout;
     for (i = 0; i < ns; i++) {
         int64_t s = c->a.i[TT__CV_S + i], p = c->a.i[TT__CV_P + i], d = c->a.i[TT__CV_D + i], op = c->a.i[TT__CV_OP + i];
-        if (s < 1 || p < 0 || d < 1 || op < 0 || (op > 0 && op >= tt__max64(s, d))) {
+        if (s < 1 || p < 0 || d < 1 || op < 0 || (op > 0 && op >= tt__max64(s, d)) ||
+            s > INT32_MAX || p > INT32_MAX || d > INT32_MAX) {   /* a file's attributes: int64, not int */
             tt__fail(ctx, TT_ERR_ARG, "%s: axis %d has stride %D, padding %D, dilation %D, output_padding %D: expected "
                      "stride >= 1, padding >= 0, dilation >= 1, 0 <= output_padding < max(stride, dilation)",
                      c->name, i, s, p, d, op);

@@ -17,6 +17,7 @@
    never traced. A few eager results are also checked against double-precision loops. */
 #include "test_util.h"
 #include "zoo_models.h"
+#include "crc32c.h"
 #include <stdio.h>
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -1644,6 +1645,81 @@ static void test_every_op_recorded(void) {
     }
 }
 
+/* ---- every op's attributes from a hostile graph file ----------------------------------- */
+/* A graph file carries each node's attributes as saved (docs/FORMAT.md: 20 int64 and 3 f32 per
+   node), so each op's infer is a parser of values no public function makes. Every op graph,
+   saved as a trace, gets each attribute of each node set in turn to extreme values (the
+   checksum fixed up); the file must load or be refused, and a loaded one must compile and
+   run or fail with an error: under ASan and UBSan nothing may overflow or read out of bounds. */
+static uint32_t tr_le32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Loads the patched bytes; when they load, compiles and runs them on xs. Returns 1 if loaded. */
+static int tr_try_hostile(const unsigned char *bytes, size_t n, tt_tensor *const *xs, int n_in) {
+    tt_ctx *lc = tu_ctx();
+    tt_graph *g = tt_graph_load_memory(lc, bytes, n);
+    int loaded = g != NULL;
+    if (!g) CHECK(tt_ctx_status(lc) != TT_OK && tt_error(lc) != NULL);   /* a refusal says why */
+    if (g && tt_graph_run(g, xs, n_in) != TT_OK) CHECK(tt_graph_error(g) != NULL);
+    tt_graph_destroy(g);
+    CHECK_GUARDS(lc);
+    tt_ctx_destroy(lc);
+    return loaded;
+}
+
+static void test_every_op_hostile_attributes(void) {
+    static const int64_t ints[] = {INT64_MAX, INT64_MIN, (int64_t)1 << 40, -((int64_t)1 << 40), (int64_t)1 << 31};
+    static const uint32_t floats[] = {0x7FC00000u, 0x7F800000u, 0xFF800000u, 0x00000001u, 0x7F7FFFFFu};   /* NaN, inf, -inf, 1e-45, FLT_MAX */
+    const tr_op_case *k;
+    long variants = 0, loaded = 0;
+    for (k = tr_op_cases; k->name; k++) {
+        tt_ctx *c = tu_ctx();
+        tt_tensor *xs[2] = {NULL, NULL}, *y;
+        tt_graph *g;
+        unsigned char *bytes = NULL;
+        size_t n = 0, nodes;
+        uint32_t node, n_nodes;
+        int i, a;
+        for (i = 0; i < k->n_in; i++) xs[i] = tr_make_input(c, k->kind[i], k->hi[i], 5u + (uint64_t)i, k->ndim[i], k->shape[i]);
+        tt_trace_begin(c);
+        for (i = 0; i < k->n_in; i++) tt_trace_input(c, xs[i], "x");
+        y = k->fn(c, xs, NULL);
+        g = tt_trace_end(c, &y, 1);
+        n = g ? tt_graph_save_memory(g, NULL, 0) : 0;
+        bytes = (unsigned char *)malloc(n ? n : 1);
+        if (!CHECK(n > 0 && tt_graph_save_memory(g, bytes, n) == n)) { free(bytes); tt_graph_destroy(g); tt_ctx_destroy(c); continue; }
+        nodes = 128 + 32 * (size_t)tr_le32(bytes + 36) + 128 * (size_t)tr_le32(bytes + 40);   /* FORMAT.md's layout */
+        n_nodes = tr_le32(bytes + 44);
+        for (node = 0; node < n_nodes; node++) {
+            unsigned char *rec = bytes + nodes + 192 * (size_t)node, keep[8];
+            for (a = 0; a < 20 + 3; a++) {
+                unsigned char *field = a < 20 ? rec + 16 + 8 * a : rec + 176 + 4 * (a - 20);
+                size_t width = a < 20 ? 8 : 4, v, n_vals = a < 20 ? sizeof ints / sizeof ints[0] : sizeof floats / sizeof floats[0];
+                memcpy(keep, field, width);
+                for (v = 0; v < n_vals; v++) {
+                    uint64_t bits = a < 20 ? (uint64_t)ints[v] : floats[v];
+                    size_t b;
+                    uint32_t crc;
+                    for (b = 0; b < width; b++) field[b] = (unsigned char)(bits >> (8 * b));
+                    crc = tu_crc32c(bytes, n - 4);
+                    for (b = 0; b < 4; b++) bytes[n - 4 + b] = (unsigned char)(crc >> (8 * b));
+                    loaded += tr_try_hostile(bytes, n, xs, k->n_in);
+                    variants++;
+                }
+                memcpy(field, keep, width);
+            }
+        }
+        free(bytes);
+        tt_graph_destroy(g);
+        tt_ctx_destroy(c);
+    }
+    printf("    %ld hostile attribute variants of the op graphs: %ld loaded and ran or failed cleanly, the rest refused\n",
+           variants, loaded);
+    CHECK(variants > 5000);
+    CHECK(loaded > 0 && loaded < variants);
+}
+
 TT_TEST_GROUP(trace) = {
     {"model_mlp", test_model_mlp},
     {"model_cnn", test_model_cnn},
@@ -1666,6 +1742,7 @@ TT_TEST_GROUP(trace) = {
     {"trace_op_fails", test_trace_op_fails},
     {"trace_ctx_destroyed", test_trace_ctx_destroyed},
     {"graph_str", test_graph_str},
+    {"every_op_hostile_attributes", test_every_op_hostile_attributes},
     {"compile_independent_of_values", test_compile_independent_of_values},
     {"run_index_error", test_run_index_error},
     {"scalar_input", test_scalar_input},
