@@ -14,6 +14,8 @@
 #                   machine limits, then every workload eager and compiled on 1 and all threads;
 #                   one table, also in bench/out/results.csv (never part of test)
 #   make bench-native  the same built with -march=native (bench/out/results_native.csv)
+#   make firmware   SimpleCNN as a compiled .ttg graph in flash, loaded with no heap on a Cortex-M4F
+#                   image and run under qemu-system-arm (the firmware issue's first step; not in test)
 #   make clean      remove build/
 
 # Build the test programs side by side (their runs stay in order, in the recipe of `test`).
@@ -40,7 +42,7 @@ CROSS_RUN  ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 # (.ci/run installs them); elsewhere test says it was not run.
 HAVE_CROSS := $(shell command -v $(CROSS_CC) >/dev/null 2>&1 && command -v $(firstword $(CROSS_RUN)) >/dev/null 2>&1 && echo yes)
 
-.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native clean FORCE
+.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native firmware clean FORCE
 
 all: examples
 
@@ -196,6 +198,38 @@ $(BUILD)/bench_suite: bench/bench.c bench/bench_util.h bench/bench_models.h tiny
 $(BUILD)/bench_suite_native: bench/bench.c bench/bench_util.h bench/bench_models.h tinytrace.h
 	@mkdir -p $(BUILD)
 	$(GCC) -std=c99 $(WARN) -O2 -march=native -I. $< -o $@ $(LIBS)
+
+# Firmware: SimpleCNN traced on the host (tests/firmware/simplecnn_gen.c) and saved as a .ttg graph
+# in a const array; the Cortex-M4F image (tests/firmware/simplecnn_ttg.c, startup.c, link.ld) loads
+# it with no heap, runs it under qemu-system-arm (board mps2-an386, semihosting) and compares the
+# logits with the host's. Prints the image's sizes and the double-precision helpers it links, and
+# fails when it links malloc or stdio. Debian: gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm.
+FW_DIR   := $(BUILD)/firmware
+FW_FLAGS := $(ARM_FLAGS) -ffunction-sections -fdata-sections
+FW_LINK  := -nostartfiles -T tests/firmware/link.ld -Wl,--gc-sections -Wl,--start-group -lc_nano -lm -lnosys -lgcc -Wl,--end-group
+
+firmware: $(FW_DIR)/simplecnn_ttg.elf
+	@arm-none-eabi-size $<
+	@echo "double-precision soft-float helpers linked: $$(arm-none-eabi-nm $< | grep -c ' __aeabi_d')"
+	@if arm-none-eabi-nm $< | grep -E ' (malloc|_malloc_r|_vfiprintf_r|printf|fopen)$$'; then echo "the image links malloc or stdio"; exit 1; fi
+	@if command -v qemu-system-arm >/dev/null 2>&1; then \
+	   if timeout 120 qemu-system-arm -M mps2-an386 -nographic -semihosting-config enable=on,target=native -kernel $<; \
+	   then r=pass; else r=fail; fi; \
+	 else r="not run"; fi; \
+	 echo "firmware simplecnn (loaded .ttg): flash $$(arm-none-eabi-size $< | awk 'NR==2 {print $$1 + $$2}') B, emulator $$r"; \
+	 [ "$$r" != fail ]
+
+$(FW_DIR)/simplecnn_graph.h: tests/firmware/simplecnn_gen.c tinytrace.h
+	@mkdir -p $(FW_DIR)
+	$(GCC) -std=c99 $(WARN) -O2 $< -o $(FW_DIR)/simplecnn_gen $(LIBS)
+	./$(FW_DIR)/simplecnn_gen $@
+
+# startup.c is bare-metal glue (register variables, a vector table of addresses): no -Wpedantic.
+$(FW_DIR)/simplecnn_ttg.elf: tests/firmware/simplecnn_ttg.c tests/firmware/startup.c tests/firmware/startup.h \
+                             tests/firmware/link.ld $(FW_DIR)/simplecnn_graph.h tinytrace.h
+	$(ARM_CC) -std=c99 $(WARN) $(FW_FLAGS) -I$(FW_DIR) -c tests/firmware/simplecnn_ttg.c -o $(FW_DIR)/simplecnn_ttg.o
+	$(ARM_CC) -std=gnu99 -Wall -Wextra -Werror $(FW_FLAGS) -c tests/firmware/startup.c -o $(FW_DIR)/startup.o
+	$(ARM_CC) $(FW_FLAGS) $(FW_DIR)/simplecnn_ttg.o $(FW_DIR)/startup.o $(FW_LINK) -Wl,-Map=$(FW_DIR)/simplecnn_ttg.map -o $@
 
 clean:
 	rm -rf build build-*
