@@ -5,17 +5,18 @@
 #   make test       header compile matrix + the suite built 4 ways (gcc C99, clang C11, g++ C++17,
 #                   gcc gnu11) and under AddressSanitizer + UBSan, each run once per ISA the CPU
 #                   has (AVX-512, AVX2, plain C: chosen at run time, no -m flags); the aarch64
-#                   build under qemu where the cross tools are installed; ends with "N passed, N failed"
+#                   build under qemu where the cross tools are installed; the firmware image; ends
+#                   with "N passed, N failed"
 #   make test-quick the suite once, gcc C99 (TEST_FILES=tests/test_x.c limits it; BUILD=dir)
 #   make test-cross the suite for aarch64 (aarch64-linux-gnu-gcc), run under qemu-aarch64
 #   make test-valgrind  the C99 suite under valgrind memcheck (minutes)
-#   make fuzz       both libFuzzer targets, FUZZ_SECONDS each (default 60)
+#   make fuzz       the four libFuzzer targets, FUZZ_SECONDS each (default 60)
 #   make bench      the benchmark suite, built plain -O2 as users build (ISA chosen at run time):
 #                   machine limits, then every workload eager and compiled on 1 and all threads;
 #                   one table, also in bench/out/results.csv (never part of test)
 #   make bench-native  the same built with -march=native (bench/out/results_native.csv)
 #   make firmware   SimpleCNN as a compiled .ttg graph in flash, loaded with no heap on a Cortex-M4F
-#                   image and run under qemu-system-arm (the firmware issue's first step; not in test)
+#                   image and run under qemu-system-arm (part of test where the ARM tools are)
 #   make clean      remove build/
 
 # Build the test programs side by side (their runs stay in order, in the recipe of `test`).
@@ -41,6 +42,9 @@ CROSS_RUN  ?= qemu-aarch64 -L /usr/aarch64-linux-gnu
 # The aarch64 suite is part of `make test` where the cross compiler and qemu are installed
 # (.ci/run installs them); elsewhere test says it was not run.
 HAVE_CROSS := $(shell command -v $(CROSS_CC) >/dev/null 2>&1 && command -v $(firstword $(CROSS_RUN)) >/dev/null 2>&1 && echo yes)
+# The firmware image is built in `make test` where arm-none-eabi-gcc is installed, and run where
+# qemu-system-arm is too (.ci/run installs both).
+HAVE_ARM   := $(shell command -v $(ARM_CC) >/dev/null 2>&1 && echo yes)
 
 .PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native firmware clean FORCE
 
@@ -123,7 +127,7 @@ check-api:
 SUITE_RUNS := $(BUILD)/test_c99.run $(BUILD)/test_c11_clang.run $(BUILD)/test_cpp17.run $(BUILD)/test_gnu11.run \
               $(BUILD)/test_asan.run $(if $(HAVE_CROSS),$(BUILD)/test_aarch64.run) $(BUILD)/examples.run
 
-test: compile-matrix check-api $(SUITE_RUNS)
+test: compile-matrix check-api $(SUITE_RUNS) $(if $(HAVE_ARM),firmware)
 	@for t in c99 c11_clang cpp17 gnu11; do echo "test_$$t: $$(tail -n 1 $(BUILD)/test_$$t.log)"; done
 	@if [ -n "$(HAVE_CROSS)" ]; then echo "aarch64 (qemu, NEON pass): $$(tail -n 1 $(BUILD)/test_aarch64.log)"; \
 	 else echo "no $(CROSS_CC) or qemu-aarch64: the aarch64 suite is not run"; fi

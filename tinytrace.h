@@ -55,7 +55,8 @@
      TT_MAX_DIMS                   8                           every file (changes tt_tensor)
      TT_STATIC                     off: functions are extern   every file
      TT_MALLOC/TT_REALLOC/TT_FREE  libc malloc/realloc/free    impl; all three or none
-     TT_ASSERT(c)                  assert(c)                   impl; internal invariants only
+     TT_ASSERT(c)                  assert(c); nothing with      impl; internal invariants only
+                                   TT_NO_STDIO (firmware)
      TT_NO_STDIO                   off                         impl; drops tt_print (no printf)
      TT_NO_THREADS                 off                         impl; single-threaded (no pthreads)
      TT_NO_SIMD                    off                         impl; only the plain-C kernel twins
@@ -842,9 +843,16 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #include <stdio.h>
 #endif
 
+/* Internal invariants. Firmware builds (TT_NO_STDIO) check none by default: newlib's assert
+   would link fiprintf and malloc into an image built without them. Define TT_ASSERT to a hook
+   of your own to keep them. */
 #ifndef TT_ASSERT
-#include <assert.h>
-#define TT_ASSERT(c) assert(c)
+#  ifdef TT_NO_STDIO
+#    define TT_ASSERT(c) ((void)0)
+#  else
+#    include <assert.h>
+#    define TT_ASSERT(c) assert(c)
+#  endif
 #endif
 
 /* Threads: pthreads unless TT_NO_THREADS (or TT_NO_MALLOC: the pool needs the heap). */

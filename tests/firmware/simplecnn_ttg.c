@@ -6,7 +6,6 @@
 #define TT_NO_THREADS
 #define TT_NO_STDIO
 #define TT_NO_MALLOC
-#define TT_ASSERT(c) ((void)0)           /* newlib's assert would link fiprintf and malloc */
 #define TINYTRACE_IMPLEMENTATION
 #include "../../tinytrace.h"
 #include "startup.h"
