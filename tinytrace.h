@@ -47,6 +47,8 @@
      >>tools        tt_graph_str, Graphviz, the per-pass dump, tt_trace, the compile cache
      >>files        graph files (.ttg): save, load and check every byte; CRC-32C; whole files
      >>safetensors  safetensors weights: a strict JSON header parser, checked offsets
+     >>export       C source for firmware: the kernels exported code calls, the memory
+                    plan for small devices, tt_graph_export_c
      >>debug        printing
      >>license
 
@@ -60,6 +62,8 @@
      TT_NO_STDIO                   off                         impl; drops tt_print (no printf)
      TT_NO_THREADS                 off                         impl; single-threaded (no pthreads)
      TT_NO_SIMD                    off                         impl; only the plain-C kernel twins
+     TT_FLOAT_ACCUM                1 where the FPU lacks        impl; long sums in float (Kahan),
+                                   doubles (Cortex-M4F), else 0      not double
      TT_NO_MALLOC                  off                         impl; every byte from the user's
                                                                buffer (tt_ctx_desc.mem_buffer)
 
@@ -798,6 +802,32 @@ TT_API tt_status   tt_graph_save(tt_graph *g, const char *path);
 TT_API tt_graph   *tt_graph_load(tt_ctx *ctx, const char *path);
 #endif
 
+/* ---- exporting graphs as C source (firmware) -----------------------------------
+   A compiled graph as two C files, like onnx2c does for ONNX: dir/name.h declares
+       int name_run(const float *const *inputs, float *const *outputs, void *arena);
+       int name_selftest(void *work);
+   with NAME_ARENA_BYTES (the memory name_run works in, 8-byte aligned) and each input's and
+   output's size; dir/name.c holds the constants as static const arrays (they stay in flash)
+   and name_run: one call per node into the header's plain C kernels, each fused elementwise
+   chain one loop. name.c compiles tinytrace.h privately (TT_STATIC): build it with the header
+   on the include path and -ffunction-sections -Wl,--gc-sections, and only what name_run calls
+   is linked. Its outputs equal the graph's bit for bit where the graph runs the plain C
+   kernels (tt_ctx_desc.isa "scalar"). The arena holds every value the graph computes (not the
+   caller's inputs and outputs), reused as the graph's plan reuses it; band fusion runs conv ->
+   ReLU -> 2x2 max-pool and conv -> ReLU -> global average pool a band of rows at a time, so
+   the convolution's output never exists whole. Exported: conv2d, conv1d, pooling, linear,
+   matmul, views, fused elementwise chains, on f32 tensors; other nodes are TT_ERR_UNSUPPORTED
+   naming them. The graph must have run once since it was compiled. */
+#define TT_EXPORT_NO_BANDS    1u   /* every feature map whole (the plain plan) */
+#define TT_EXPORT_NO_SELFTEST 2u   /* no name_selftest, no stored outputs */
+/* The bytes name_run's arena needs for g exported with flags (0 on error, in tt_graph_error). */
+TT_API size_t      tt_graph_export_arena(tt_graph *g, unsigned flags);
+#ifndef TT_NO_STDIO
+/* Writes dir/name.h and dir/name.c (flags 0: band fusion and name_selftest). */
+TT_API tt_status   tt_graph_export_c(tt_graph *g, const char *dir, const char *name);
+TT_API tt_status   tt_graph_export_c_flags(tt_graph *g, const char *dir, const char *name, unsigned flags);
+#endif
+
 /* ---- debug ------------------------------------------------------------------ */
 /* Write "[2,3]" into buf (always NUL-terminated); returns buf. */
 TT_API char       *tt_shape_str(const tt_tensor *t, char *buf, size_t size);
@@ -988,6 +1018,18 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__INLINE static inline
 #endif
 
+/* TT_FLOAT_ACCUM: long sums that accumulate in double (adaptive average pooling) accumulate
+   in float instead, compensated (Kahan), so that no double arithmetic is linked. On by
+   default where the FPU has no double precision (Cortex-M4F: __ARM_FP without bit 3), whose
+   doubles are slow software routines in flash; define it 0 or 1 to choose. */
+#ifndef TT_FLOAT_ACCUM
+#  if defined(__ARM_FP) && !(__ARM_FP & 8)
+#    define TT_FLOAT_ACCUM 1
+#  else
+#    define TT_FLOAT_ACCUM 0
+#  endif
+#endif
+
 #define TT__ALIGN      64          /* every allocation starts on a cache line */
 #define TT__GUARD      64          /* bytes of pattern before and after a guarded allocation */
 #define TT__GUARD_BYTE 0xA5
@@ -1001,6 +1043,27 @@ TT_API void        tt_graph_print(const tt_graph *g);
  * %s string, %d int, %D int64_t, %g double, %S a tensor's shape ("[2,3]"), %T a dtype.
  * ========================================================================== */
 static int64_t tt__max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* A running sum of floats (TT_FLOAT_ACCUM: in float, with Kahan's compensation, kept at
+   zero once the sum is not finite so that an infinity stays one; else in double). */
+#if TT_FLOAT_ACCUM
+typedef struct tt__acc { float sum, comp; } tt__acc;
+TT__MAYBE_UNUSED static void tt__acc_add(tt__acc *a, float x) {
+    float y = x - a->comp, t = a->sum + y;
+    a->comp = t - t == 0.0f ? (t - a->sum) - y : 0.0f;
+    a->sum = t;
+}
+TT__MAYBE_UNUSED static float tt__acc_mean(const tt__acc *a, int64_t n) { return a->sum / (float)n; }
+#else
+typedef struct tt__acc { double sum; } tt__acc;
+TT__MAYBE_UNUSED static void tt__acc_add(tt__acc *a, float x) { a->sum += x; }
+TT__MAYBE_UNUSED static float tt__acc_mean(const tt__acc *a, int64_t n) { return (float)(a->sum / (double)n); }
+#endif
+TT__MAYBE_UNUSED static tt__acc tt__acc_zero(void) {
+    tt__acc a;
+    memset(&a, 0, sizeof a);
+    return a;
+}
 static int64_t tt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static size_t  tt__round_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
@@ -4428,7 +4491,7 @@ static void tt__epilogue_block(const tt__epilogue *e, float *C, int64_t ldc, int
 #define TT__GEMM_NB 1024
 
 typedef struct tt__gemm_job {
-    int64_t             M, N, K, sam, sak, sbk, sbn, n_col_tiles;
+    int64_t             M, N, K, sam, sak, sbk, sbn, ldc, n_col_tiles;   /* C's rows ldc apart */
     const float        *A, *B;
     float              *C;
     const tt__epilogue *ep;
@@ -4441,23 +4504,23 @@ TT__INLINE void tt__gemm_task_body(void *arg, int64_t t, int thread) {
     int64_t i, j, k, k0;
     (void)thread;
     if (g->sbn == 1) {                                 /* rows of B contiguous: C row += a(i,k) * B row */
-        for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) g->C[i * g->N + j] = 0.0f;
+        for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) g->C[i * g->ldc + j] = 0.0f;
         for (k0 = 0; k0 < g->K; k0 += TT__GEMM_KC) {
             int64_t k1 = tt__min64(g->K, k0 + TT__GEMM_KC);
             for (i = i0; i < i1; i++)
                 for (k = k0; k < k1; k++)
-                    tt__axpy(g->C + i * g->N + j0, g->B + k * g->sbk + j0, g->A[i * g->sam + k * g->sak], j1 - j0);
+                    tt__axpy(g->C + i * g->ldc + j0, g->B + k * g->sbk + j0, g->A[i * g->sam + k * g->sak], j1 - j0);
         }
     } else {
         for (i = i0; i < i1; i++) {                    /* rows of A and columns of B contiguous: dots */
             const float *a = g->A + i * g->sam, *b = g->B;
-            float *c = g->C + i * g->N;
+            float *c = g->C + i * g->ldc;
             for (j = j0; j + 4 <= j1; j += 4)
                 tt__dot4(a, b + j * g->sbn, b + (j + 1) * g->sbn, b + (j + 2) * g->sbn, b + (j + 3) * g->sbn, g->K, c + j);
             for (; j < j1; j++) c[j] = tt__dot(a, b + j * g->sbn, g->K);
         }
     }
-    tt__epilogue_block(g->ep, g->C + i0 * g->N + j0, g->N, i0, j0, i1 - i0, j1 - j0);
+    tt__epilogue_block(g->ep, g->C + i0 * g->ldc + j0, g->ldc, i0, j0, i1 - i0, j1 - j0);
 }
 TT__TWINS(, tt__gemm_task, (void *arg, int64_t t, int thread), (arg, t, thread))
 
@@ -4478,8 +4541,11 @@ TT__TWINS(, tt__gemm_task, (void *arg, int64_t t, int thread), (arg, t, thread))
    of 6 x 8 so that the 12 accumulators stay in 16 registers (the plain loops below kept
    them in memory: with SSE2 only, the packed path then ran no faster than the direct loops;
    now 11-15 GFLOP/s at 1024 on a 2-core EPYC VM, as fast as the vectorized direct loops,
-   a little faster at 2048); elsewhere plain loops. Either way every sum is formed over k in
-   the same order. */
+   a little faster at 2048); elsewhere plain loops. With accumulate it continues each sum
+   from C (the SIMD kernels add C at the end): every element is then summed one product at
+   a time over k from 0, as the direct loops sum it, so with this twin the packed and the
+   direct GEMM give the same bits, whatever KC is (exported firmware code runs the direct
+   loops and equals the graph it came from). */
 #define TT__MR_REF 6
 #define TT__NR_REF 16
 #if defined(__GNUC__) || defined(__clang__)
@@ -4495,21 +4561,19 @@ TT__INLINE tt__f32x4 tt__splat4(float x) {
 }
 
 #define TT__ROW4(i) a = tt__splat4(A[i]); c##i##0 += a * b0; c##i##1 += a * b1
-#define TT__STORE4(i)                                                                            \
+#define TT__LOAD4(i)                                                                             \
     if (accumulate) {                                                                            \
-        memcpy(&b0, C + i * ldc, 16);                                                            \
-        memcpy(&b1, C + i * ldc + 4, 16);                                                        \
-        c##i##0 += b0;                                                                           \
-        c##i##1 += b1;                                                                           \
-    }                                                                                            \
-    memcpy(C + i * ldc, &c##i##0, 16);                                                           \
-    memcpy(C + i * ldc + 4, &c##i##1, 16)
+        memcpy(&c##i##0, C + i * ldc, 16);                                                       \
+        memcpy(&c##i##1, C + i * ldc + 4, 16);                                                   \
+    }
+#define TT__STORE4(i) memcpy(C + i * ldc, &c##i##0, 16); memcpy(C + i * ldc + 4, &c##i##1, 16)
 /* Columns 0-7 of the tile (called again with B and C 8 columns on for the others). */
 TT__INLINE void tt__ukernel_ref_half(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
     const tt__f32x4 z = {0.0f, 0.0f, 0.0f, 0.0f};
     tt__f32x4 c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z, c40 = z, c41 = z, c50 = z, c51 = z;
     tt__f32x4 a, b0, b1;
     int64_t k;
+    TT__LOAD4(0); TT__LOAD4(1); TT__LOAD4(2); TT__LOAD4(3); TT__LOAD4(4); TT__LOAD4(5);
     for (k = 0; k < kc; k++, A += TT__MR_REF, B += TT__NR_REF) {
         memcpy(&b0, B, 16);
         memcpy(&b1, B + 4, 16);
@@ -4518,6 +4582,7 @@ TT__INLINE void tt__ukernel_ref_half(int64_t kc, const float *A, const float *B,
     TT__STORE4(0); TT__STORE4(1); TT__STORE4(2); TT__STORE4(3); TT__STORE4(4); TT__STORE4(5);
 }
 #undef TT__ROW4
+#undef TT__LOAD4
 #undef TT__STORE4
 
 static void tt__ukernel_ref(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate) {
@@ -4530,7 +4595,8 @@ static void tt__ukernel_ref(int64_t kc, const float *TT__RESTRICT A, const float
     float acc[TT__MR_REF * TT__NR_REF];
     int64_t k;
     int i, j;
-    for (i = 0; i < TT__MR_REF * TT__NR_REF; i++) acc[i] = 0.0f;
+    for (i = 0; i < TT__MR_REF; i++)
+        for (j = 0; j < TT__NR_REF; j++) acc[i * TT__NR_REF + j] = accumulate ? C[i * ldc + j] : 0.0f;
     for (k = 0; k < kc; k++)
         for (i = 0; i < TT__MR_REF; i++) {
             float a = A[k * TT__MR_REF + i];
@@ -4538,7 +4604,7 @@ static void tt__ukernel_ref(int64_t kc, const float *TT__RESTRICT A, const float
         }
     for (i = 0; i < TT__MR_REF; i++)
         for (j = 0; j < TT__NR_REF; j++)
-            C[i * ldc + j] = accumulate ? C[i * ldc + j] + acc[i * TT__NR_REF + j] : acc[i * TT__NR_REF + j];
+            C[i * ldc + j] = acc[i * TT__NR_REF + j];
 }
 #endif
 
@@ -4966,20 +5032,24 @@ static tt__ukernel_fn tt__sgemm_kernel_for(const tt__sgemm_job *j, int64_t cols)
 }
 
 /* An edge tile (fewer than MR rows or NR columns left, or columns across two segments): the
-   kernel writes a full tile into a buffer, and only the part inside C is copied or added,
-   run by run within a segment; the epilogue follows on the last k block. */
+   kernel works on a full tile in a buffer that holds the part of C inside the matrix (after
+   the first k block: the kernel continues or adds to it, as on C itself), and only that part
+   is copied back, run by run within a segment; the epilogue follows on the last k block. */
 static void tt__sgemm_edge(const tt__sgemm_job *j, const float *Ap, const float *Bp, int64_t i, int64_t jcol, int64_t rows,
                            int64_t cols) {
-    float tile[TT__MR_MAX * TT__NR_MAX];
-    int64_t r, c, c0, n, nr = j->kt->nr;
-    tt__sgemm_kernel_for(j, cols)(j->kc, Ap, Bp, tile, nr, 0);
+    float tile[TT__MR_MAX * TT__NR_MAX] = {0};
+    int64_t r, c0, n, nr = j->kt->nr;
+    for (r = 0; r < rows && !j->first_k; r++)
+        for (c0 = 0; c0 < cols; c0 += n) {
+            n = tt__min64(cols - c0, j->seg - (jcol + c0) % j->seg);
+            memcpy(tile + r * nr + c0, tt__sgemm_c_at(j, i + r, jcol + c0), (size_t)n * sizeof(float));
+        }
+    tt__sgemm_kernel_for(j, cols)(j->kc, Ap, Bp, tile, nr, !j->first_k);
     for (r = 0; r < rows; r++)
         for (c0 = 0; c0 < cols; c0 += n) {
             float *crow = tt__sgemm_c_at(j, i + r, jcol + c0);
-            const float *t = tile + r * nr + c0;
             n = tt__min64(cols - c0, j->seg - (jcol + c0) % j->seg);
-            if (j->first_k) for (c = 0; c < n; c++) crow[c] = t[c];
-            else            for (c = 0; c < n; c++) crow[c] += t[c];
+            memcpy(crow, tile + r * nr + c0, (size_t)n * sizeof(float));
             if (j->last_k) tt__epilogue_block(j->ep, crow, j->ldc, i + r, jcol + c0, 1, n);
         }
 }
@@ -5098,8 +5168,11 @@ static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N,
 /* True when tt__gemm takes the packed path for this size (so packing B ahead pays). N from 16:
    with AVX-512 a product narrower than a 48-column sliver runs on the narrow kernels (N <= 32)
    or a full kernel into the edge buffer (N = 33..47): 4-6x the direct loops with many rows. */
+static bool tt__gemm_is_packed_mr(int64_t mr, int64_t M, int64_t N, int64_t K) {
+    return M >= mr && N >= 16 && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
+}
 static bool tt__gemm_is_packed(const tt__kernels *kt, int64_t M, int64_t N, int64_t K) {
-    return M >= kt->mr && N >= 16 && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
+    return tt__gemm_is_packed_mr(kt->mr, M, N, K);
 }
 
 /* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn];
@@ -5111,7 +5184,7 @@ static void tt__gemm_pre(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const flo
     if (tt__gemm_is_packed(ctx->kern, M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, Bpre, C, 0, 0, ep))
         return;
     TT_ASSERT(sbn == 1 || (sak == 1 && sbk == 1));
-    g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn;
+    g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn; g.ldc = N;
     g.A = A; g.B = B; g.C = C; g.ep = ep;
     g.n_col_tiles = (N + TT__GEMM_NB - 1) / TT__GEMM_NB;
     tt__parallel_for(ctx, ctx->kern->gemm_task, &g, ((M + TT__GEMM_MB - 1) / TT__GEMM_MB) * g.n_col_tiles);
@@ -6056,25 +6129,31 @@ TT__INLINE void tt__pool_plane_body(const void *arg, int64_t plane) {
 }
 TT__TWINS(, tt__pool_plane, (const void *arg, int64_t plane), (arg, plane))
 
+/* The shape of a pooling job (pointers NULL) from the op, its attributes and shapes. */
+static void tt__pool_job_init(tt__pool_job *j, int op, const tt__attrs *at, const tt_tensor *x, const tt_tensor *out) {
+    int ns = x->ndim - 2, a, i;
+    memset(j, 0, sizeof *j);
+    j->is_max = op == TT__OP_MAX_POOL;
+    j->exclude_pad = at->i[TT__POOL_EXCL] != 0;
+    for (a = 0; a < 3; a++) {                          /* axis a of the volume is spatial axis i, if any */
+        i = a - (3 - ns);
+        j->in[a] = i >= 0 ? x->shape[2 + i] : 1;
+        j->out[a] = i >= 0 ? out->shape[2 + i] : 1;
+        j->k[a] = i >= 0 ? at->i[TT__POOL_K + i] : 1;
+        j->s[a] = i >= 0 ? at->i[TT__POOL_S + i] : 1;
+        j->p[a] = i >= 0 ? at->i[TT__POOL_P + i] : 0;
+        j->d[a] = i >= 0 ? at->i[TT__POOL_D + i] : 1;
+    }
+}
+
 static bool tt__exec_pool(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt__pool_job j;
     const tt_tensor *x = c->in[0];
     tt_tensor *xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
-    int ns = x->ndim - 2, a, i;
     if (!xc) return false;
+    tt__pool_job_init(&j, c->op, &c->a, x, out);
     j.x = (const float *)tt__ptr(xc);
     j.y = (float *)tt__ptr(out);
-    j.is_max = c->op == TT__OP_MAX_POOL;
-    j.exclude_pad = c->a.i[TT__POOL_EXCL] != 0;
-    for (a = 0; a < 3; a++) {                          /* axis a of the volume is spatial axis i, if any */
-        i = a - (3 - ns);
-        j.in[a] = i >= 0 ? x->shape[2 + i] : 1;
-        j.out[a] = i >= 0 ? out->shape[2 + i] : 1;
-        j.k[a] = i >= 0 ? c->a.i[TT__POOL_K + i] : 1;
-        j.s[a] = i >= 0 ? c->a.i[TT__POOL_S + i] : 1;
-        j.p[a] = i >= 0 ? c->a.i[TT__POOL_P + i] : 0;
-        j.d[a] = i >= 0 ? c->a.i[TT__POOL_D + i] : 1;
-    }
     tt__for_planes(ctx, ctx->kern->pool_plane, &j, x->shape[0] * x->shape[1],
                    tt__mul_checked(tt__vol(j.out), tt__min64(tt__vol(j.in), 64)));   /* ~taps per output */
     return true;
@@ -6210,10 +6289,10 @@ typedef struct tt__resize_job {
 /* One output cell of adaptive average pooling: the mean of its source rectangle. */
 static float tt__adaptive_cell(const float *src, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t oh, int64_t ow) {
     int64_t h0 = oh * H / OH, h1 = ((oh + 1) * H + OH - 1) / OH, w0 = ow * W / OW, w1 = ((ow + 1) * W + OW - 1) / OW, i, k;
-    double s = 0;
+    tt__acc s = tt__acc_zero();
     for (i = h0; i < h1; i++)
-        for (k = w0; k < w1; k++) s += src[i * W + k];
-    return (float)(s / (double)((h1 - h0) * (w1 - w0)));
+        for (k = w0; k < w1; k++) tt__acc_add(&s, src[i * W + k]);
+    return tt__acc_mean(&s, (h1 - h0) * (w1 - w0));
 }
 
 /* One output cell of bilinear resizing: rows blended from columns blended, in float. */
@@ -11970,6 +12049,1101 @@ TT_API tt_tensor *tt_safetensors_get(tt_safetensors *st, const char *name) {
                                      "%d tensors)", name, st->n);
     return tt__st_tensor(st, i, "tt_safetensors_get", false);
 }
+
+/* ==========================================================================
+ * >>export   C source for firmware: the kernels exported code calls, the memory plan
+ *            for small devices, tt_graph_export_c
+ *
+ * An exported graph is name.c: the constants as static const arrays and name_run, one call
+ * per node into the kernels below, each fused elementwise program printed as one plain C
+ * loop from the expression table (no interpreter). The kernels are the graph's own plain C
+ * twins (im2col, the direct GEMM loops, the pooling planes, the adaptive cell), driven one
+ * band of output pixels at a time: every output element is summed in the order the graph
+ * sums it with the C twin, so name_run equals the graph bit for bit.
+ *
+ * The plan: every value computed by a node (not the caller's inputs and outputs, not the
+ * constants) gets a block of one arena; blocks alive at the same node never overlap (placed
+ * largest first, each at the lowest offset that fits), and an elementwise program writes over
+ * an input that dies there. A node's scratch (the column matrix of a band) takes the largest
+ * gap at its node, as many pixels as fit. Band fusion goes further: conv -> ReLU -> 2x2
+ * max-pool and conv -> ReLU -> global average pool never hold the convolution's output:
+ * each band of it is pooled, or summed per channel, as soon as it is computed.
+ * ========================================================================== */
+
+/* ---- the kernels exported code calls ------------------------------------------------ */
+
+/* One convolution, as the graph's conv2d sees it (conv1d: H = KH = OH = 1). */
+typedef struct tt__xconv {
+    int64_t N, C, H, W, O, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw, groups;
+} tt__xconv;
+
+/* C[M,N] (rows ldc apart) = A B, then the epilogue: summed as the graph's GEMM sums it with
+   the C twin. Where the graph takes the packed path (each element over k in order from 0),
+   B's rows contiguous go through the direct loops (the same sums), others through a plain
+   loop; elsewhere the direct loops, as the graph. */
+TT__MAYBE_UNUSED static void tt__x_gemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
+                                        const float *B, int64_t sbk, int64_t sbn, float *C, int64_t ldc,
+                                        const tt__epilogue *ep) {
+    tt__gemm_job g;
+    int64_t i, j, k, t, tiles;
+    if (sbn != 1 && tt__gemm_is_packed_mr(TT__MR_REF, M, N, K)) {
+        for (i = 0; i < M; i++)
+            for (j = 0; j < N; j++) {
+                float s = 0.0f;
+                for (k = 0; k < K; k++) s += A[i * sam + k * sak] * B[k * sbk + j * sbn];
+                C[i * ldc + j] = s;
+            }
+        tt__epilogue_block(ep, C, ldc, 0, 0, M, N);
+        return;
+    }
+    g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn; g.ldc = ldc;
+    g.A = A; g.B = B; g.C = C; g.ep = ep;
+    g.n_col_tiles = (N + TT__GEMM_NB - 1) / TT__GEMM_NB;
+    tiles = ((M + TT__GEMM_MB - 1) / TT__GEMM_MB) * g.n_col_tiles;
+    for (t = 0; t < tiles; t++) tt__gemm_task_ref(&g, t, 0);
+}
+
+/* The column matrix of output pixels [p0, p1) of one image's group (x: its first channel):
+   row (c*KH + kh)*KW + kw holds what tap (kh, kw) of channel c reads, zero in the padding,
+   as the graph's im2col. */
+TT__MAYBE_UNUSED static void tt__x_im2col(const tt__xconv *s, const float *x, int64_t p0, int64_t p1, float *col) {
+    int64_t n = p1 - p0, Cg = s->C / s->groups, c, kh, kw, q;
+    for (c = 0; c < Cg; c++)
+        for (kh = 0; kh < s->KH; kh++)
+            for (kw = 0; kw < s->KW; kw++) {
+                float *d = col + ((c * s->KH + kh) * s->KW + kw) * n;
+                for (q = 0; q < n; q++) {
+                    int64_t oh = (p0 + q) / s->OW, ow = (p0 + q) % s->OW;
+                    int64_t ih = oh * s->sh - s->ph + kh * s->dh, iw = ow * s->sw - s->pw + kw * s->dw;
+                    d[q] = ih >= 0 && ih < s->H && iw >= 0 && iw < s->W ? x[(c * s->H + ih) * s->W + iw] : 0.0f;
+                }
+            }
+}
+
+/* Output pixels [p0, p1) of image n, group g, every output channel of the group, into y
+   (channel rows ldy apart): the band's column matrix in col, then one GEMM with the bias
+   and the ReLU as its epilogue, as the graph's. */
+TT__MAYBE_UNUSED static void tt__x_conv_band(const tt__xconv *s, const float *x, const float *w, const float *b, bool relu,
+                                             int64_t n, int64_t g, int64_t p0, int64_t p1, float *col, float *y, int64_t ldy) {
+    int64_t Cg = s->C / s->groups, Og = s->O / s->groups, Kc = Cg * s->KH * s->KW;
+    tt__epilogue ep;
+    ep.bias = b ? b + g * Og : NULL;
+    ep.bias_kind = b ? TT__BIAS_ROWS : TT__BIAS_NONE;
+    ep.relu = relu;
+    tt__x_im2col(s, x + (n * s->C + g * Cg) * s->H * s->W, p0, p1, col);
+    tt__x_gemm(Og, p1 - p0, Kc, w + g * Og * Kc, Kc, 1, col, p1 - p0, 1, y, ldy, (b || relu) ? &ep : NULL);
+}
+
+/* A convolution into y [N,O,OH,OW], band output pixels at a time (col: band x Kc floats);
+   depthwise (one input channel per group) slides its window directly, as the graph's. */
+TT__MAYBE_UNUSED static void tt__x_conv2d(const tt__xconv *s, const float *x, const float *w, const float *b, int relu,
+                                          float *y, int64_t band, float *col) {
+    int64_t n, g, p0, hw = s->OH * s->OW, Og = s->O / s->groups;
+    if (s->groups > 1 && s->C == s->groups) {
+        tt__conv_job j;
+        memset(&j, 0, sizeof j);
+        j.x = x; j.w = w; j.b = b; j.y = y;
+        j.C = s->C; j.H = s->H; j.W = s->W; j.O = s->O; j.Og = Og; j.KH = s->KH; j.KW = s->KW; j.OH = s->OH; j.OW = s->OW;
+        j.p = tt__conv_params((int)s->sh, (int)s->sw, (int)s->ph, (int)s->pw, (int)s->dh, (int)s->dw, (int)s->groups);
+        j.relu = relu != 0;
+        for (n = 0; n < s->N * s->O; n++) tt__depthwise_plane_ref(&j, n);
+        return;
+    }
+    for (n = 0; n < s->N; n++)
+        for (g = 0; g < s->groups; g++)
+            for (p0 = 0; p0 < hw; p0 += band)
+                tt__x_conv_band(s, x, w, b, relu != 0, n, g, p0, tt__min64(hw, p0 + band), col,
+                                y + (n * s->O + g * Og) * hw + p0, hw);
+}
+
+/* Band fusion: a convolution (groups 1) and a 2x2, stride 2 max-pool into y [N,O,OH/2,OW/2],
+   `rows` pool rows a band: the band's 2*rows convolution rows exist only in scratch (after
+   the column matrix), pooled as the graph's max_pool pools them. */
+TT__MAYBE_UNUSED static void tt__x_conv2d_maxpool2(const tt__xconv *s, const float *x, const float *w, const float *b,
+                                                   int relu, float *y, int64_t rows, float *scratch) {
+    int64_t PH = s->OH / 2, PW = s->OW / 2, Kc = s->C * s->KH * s->KW, n, r0, o, a;
+    float *col = scratch, *band = scratch + Kc * 2 * rows * s->OW;
+    tt__pool_job j;                                    /* one channel of the band: the graph's 2x2 pool */
+    memset(&j, 0, sizeof j);
+    j.is_max = true;
+    for (a = 0; a < 3; a++) { j.k[a] = a ? 2 : 1; j.s[a] = a ? 2 : 1; j.d[a] = 1; }
+    j.in[0] = j.out[0] = 1;
+    j.in[2] = s->OW;
+    j.out[2] = PW;
+    for (n = 0; n < s->N; n++)
+        for (r0 = 0; r0 < PH; r0 += rows) {
+            int64_t r1 = tt__min64(PH, r0 + rows), P = 2 * (r1 - r0) * s->OW;
+            tt__x_conv_band(s, x, w, b, relu != 0, n, 0, 2 * r0 * s->OW, 2 * r1 * s->OW, col, band, P);
+            j.in[1] = 2 * (r1 - r0);
+            j.out[1] = r1 - r0;
+            for (o = 0; o < s->O; o++) {
+                j.x = band + o * P;
+                j.y = y + ((n * s->O + o) * PH + r0) * PW;
+                tt__pool_plane_ref(&j, 0);
+            }
+        }
+}
+
+/* Band fusion: a convolution (groups 1) and a global average pool into y [N,O]: each band
+   of `band` output pixels is added to its channel's running sum (scratch: the sums, the
+   column matrix, the band) in the order the graph's adaptive pool adds the whole map. */
+TT__MAYBE_UNUSED static void tt__x_conv2d_gap(const tt__xconv *s, const float *x, const float *w, const float *b,
+                                              int relu, float *y, int64_t band, void *scratch) {
+    int64_t hw = s->OH * s->OW, Kc = s->C * s->KH * s->KW, n, p0, o, q;
+    tt__acc *sums = (tt__acc *)scratch;
+    float *col = (float *)(sums + s->O), *out = col + Kc * band;
+    for (n = 0; n < s->N; n++) {
+        for (o = 0; o < s->O; o++) sums[o] = tt__acc_zero();
+        for (p0 = 0; p0 < hw; p0 += band) {
+            int64_t P = tt__min64(hw, p0 + band) - p0;
+            tt__x_conv_band(s, x, w, b, relu != 0, n, 0, p0, p0 + P, col, out, P);
+            for (o = 0; o < s->O; o++)
+                for (q = 0; q < P; q++) tt__acc_add(&sums[o], out[o * P + q]);
+        }
+        for (o = 0; o < s->O; o++) y[n * s->O + o] = tt__acc_mean(&sums[o], hw);
+    }
+}
+
+/* Max or average pooling over `planes` planes (the job's shape; its pointers are set here). */
+TT__MAYBE_UNUSED static void tt__x_pool(const tt__pool_job *shape, int64_t planes, const float *x, float *y) {
+    tt__pool_job j = *shape;
+    int64_t p;
+    j.x = x;
+    j.y = y;
+    for (p = 0; p < planes; p++) tt__pool_plane_ref(&j, p);
+}
+
+/* Adaptive average pooling of `planes` H x W planes to OH x OW. */
+TT__MAYBE_UNUSED static void tt__x_adaptive_avg(const float *x, float *y, int64_t planes, int64_t H, int64_t W, int64_t OH,
+                                                int64_t OW) {
+    int64_t p, oh, ow;
+    for (p = 0; p < planes; p++)
+        for (oh = 0; oh < OH; oh++)
+            for (ow = 0; ow < OW; ow++) y[(p * OH + oh) * OW + ow] = tt__adaptive_cell(x + p * H * W, H, W, OH, OW, oh, ow);
+}
+
+/* y [M,N] = x [M,K] weight[N,K]^T + bias, ReLU when relu: the graph's linear. */
+TT__MAYBE_UNUSED static void tt__x_linear(const float *x, const float *w, const float *b, int relu, float *y, int64_t M,
+                                          int64_t N, int64_t K) {
+    tt__epilogue ep;
+    ep.bias = b;
+    ep.bias_kind = b ? TT__BIAS_COLS : TT__BIAS_NONE;
+    ep.relu = relu != 0;
+    tt__x_gemm(M, N, K, x, K, 1, w, 1, K, y, N, (b || relu) ? &ep : NULL);
+}
+
+/* The numbers name_selftest feeds input k: exact floats in [-1, 1), the same everywhere. */
+TT__MAYBE_UNUSED static void tt__x_fill(float *x, int64_t n, uint32_t k) {
+    uint32_t s = 0x9E3779B9u ^ (k * 0x85EBCA6Bu);
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        s = s * 1664525u + 1013904223u;
+        x[i] = (float)(s >> 8) * (1.0f / 8388608.0f) - 1.0f;
+    }
+}
+
+/* FNV-1a over the bits of n floats, continuing from h. */
+TT__MAYBE_UNUSED static uint32_t tt__x_hash(uint32_t h, const float *x, int64_t n) {
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &x[i], 4);
+        h = (h ^ u) * 16777619u;
+    }
+    return h;
+}
+
+/* Do the n values of y agree with expect's within 1e-5 of expect's largest magnitude? */
+TT__MAYBE_UNUSED static bool tt__x_close(const float *y, const float *expect, int64_t n) {
+    float big = 0.0f;
+    int64_t i;
+    for (i = 0; i < n; i++) big = fabsf(expect[i]) > big ? fabsf(expect[i]) : big;
+    for (i = 0; i < n; i++)
+        if (!(fabsf(y[i] - expect[i]) <= 1e-5f * big)) return false;
+    return true;
+}
+
+/* ---- the plan: steps, where each value is, the arena ----------------------------------- */
+
+/* What a step runs: a kernel above (with a fused node's epilogue program after it, or its
+   ReLU inside it), or only a fused elementwise program. */
+typedef enum tt__xkind {
+    TT__XS_PROGRAM, TT__XS_CONV, TT__XS_CONV_MAXPOOL, TT__XS_CONV_GAP, TT__XS_POOL, TT__XS_ADAPTIVE,
+    TT__XS_LINEAR, TT__XS_MATMUL
+} tt__xkind;
+
+/* Where a value's buffer is (views: their root's). */
+typedef enum tt__xwhere { TT__XL_NONE, TT__XL_ARENA, TT__XL_INPUT, TT__XL_OUTPUT, TT__XL_CONST } tt__xwhere;
+
+typedef struct tt__xstep {
+    tt__xkind kind;
+    int       pos;                     /* the node's order position */
+    int       op_node;                 /* the node whose kernel runs (a fused node's head), or -1 */
+    int       pool_node;               /* band fusion: the pool node run with it, or -1 */
+    bool      relu;                    /* the kernel applies the ReLU (the program is skipped) */
+    bool      program;                 /* a fused program runs (after the kernel, if any) */
+    int64_t   fixed_bytes, unit_bytes, units;   /* scratch: once, per band unit, units in all */
+    int64_t   band, scratch_at;        /* units per band; the scratch's arena offset */
+} tt__xstep;
+
+typedef struct tt__xplan {
+    tt_graph   *g;
+    const char *fn;
+    tt__xwhere *where;                 /* per value (roots only) */
+    int        *index;                 /* per root: input, output or constant number; ARENA: its block */
+    int         n_consts;
+    int        *bfirst, *blast;        /* per block: lifetime in order positions */
+    int64_t    *bsize, *boff;
+    int         n_blocks;
+    tt__xstep  *steps;
+    int         n_steps;
+    int64_t     arena_bytes;
+} tt__xplan;
+
+#define TT__X_ALIGN 16                 /* every block and scratch starts on 16 bytes */
+
+static void tt__x_plan_free(tt__xplan *p) {
+    const tt_allocator *al = &p->g->tape.alloc;
+    tt__heap_free(al, p->where);
+    tt__heap_free(al, p->index);
+    tt__heap_free(al, p->bfirst);
+    tt__heap_free(al, p->bsize);
+    tt__heap_free(al, p->steps);
+    memset(p, 0, sizeof *p);
+}
+
+/* The root of v's buffer (itself unless v is a view). */
+static int tt__x_root(const tt__xplan *p, int v) { return p->g->root[v]; }
+
+/* Elements from v's root's first element to v's element (0,...,0). */
+static int64_t tt__x_rel(const tt__xplan *p, int v) {
+    const tt_tensor *t = &p->g->rt[v], *r = &p->g->rt[tt__x_root(p, v)];
+    int64_t es = (int64_t)tt_dtype_size(t->dtype);
+    return ((const char *)t->data - (const char *)r->data) / es + t->offset - r->offset;
+}
+
+/* Is v its root's buffer read straight through (contiguous from its first element)? */
+static bool tt__x_whole(const tt__xplan *p, int v) {
+    return tt_is_contiguous(&p->g->rt[v]) && tt__x_rel(p, v) == 0;
+}
+
+/* The node at order position pos. */
+static const tt__node *tt__x_node(const tt__xplan *p, int pos) { return &p->g->tape.nodes[p->g->order[pos]]; }
+
+/* The node whose kernel a node runs: itself, or a fused node's epilogue head (-1: none). */
+static int tt__x_kernel_node(const tt__xplan *p, const tt__node *n, int node) {
+    if (!tt__is_fused(n)) return node;
+    return p->g->progs[n->a.i[0]].head;
+}
+
+/* The step kind of a kernel node's op, or -1 when the exporter has no kernel for it. */
+static int tt__x_kind_of(int op) {
+    switch (op) {
+    case TT__OP_CONV2D: case TT__OP_CONV1D:  return TT__XS_CONV;
+    case TT__OP_MAX_POOL: case TT__OP_AVG_POOL: return TT__XS_POOL;
+    case TT__OP_ADAPTIVE_AVG_POOL2D:         return TT__XS_ADAPTIVE;
+    case TT__OP_LINEAR:                      return TT__XS_LINEAR;
+    case TT__OP_MATMUL:                      return TT__XS_MATMUL;
+    default:                                 return -1;
+    }
+}
+
+/* Nodes that read value v (each input slot counts). */
+static int tt__x_readers(const tt__xplan *p, int v) {
+    int pos, k, n = 0;
+    for (pos = 0; pos < p->g->n_order; pos++) {
+        const tt__node *nd = tt__x_node(p, pos);
+        for (k = 0; k < nd->n_in; k++) n += tt__node_in(p->g, nd, k) == v;
+    }
+    for (k = 0; k < p->g->n_outputs; k++) n += tt__rv(p->g, p->g->outputs[k]) == v;
+    return n;
+}
+
+/* The shape of value v (a fused node's head result has no header of its own at run time). */
+static const tt_tensor *tt__x_meta(const tt__xplan *p, int v) { return &p->g->tape.values[v].meta; }
+
+/* The tt__xconv of a convolution node (conv1d as a height-1 conv2d). */
+static tt__xconv tt__x_conv_of(const tt__xplan *p, const tt__node *n) {
+    const tt_tensor *x = tt__x_meta(p, tt__node_in(p->g, n, 0)), *w = tt__x_meta(p, tt__node_in(p->g, n, 1));
+    const tt_tensor *y = tt__x_meta(p, n->out);
+    tt_conv_params cp = tt__conv_params_of(&n->a);
+    tt__xconv s;
+    tt_tensor x4, w4;
+    tt__conv_as_2d(x, &x4);
+    tt__conv_as_2d(w, &w4);
+    s.N = x4.shape[0]; s.C = x4.shape[1]; s.H = x4.shape[2]; s.W = x4.shape[3];
+    s.O = w4.shape[0]; s.KH = w4.shape[2]; s.KW = w4.shape[3];
+    s.OH = n->op == TT__OP_CONV1D ? 1 : y->shape[2];
+    s.OW = y->shape[y->ndim - 1];
+    s.sh = cp.stride[0]; s.sw = cp.stride[1]; s.ph = cp.padding[0]; s.pw = cp.padding[1];
+    s.dh = cp.dilation[0]; s.dw = cp.dilation[1]; s.groups = cp.groups;
+    return s;
+}
+
+static bool tt__x_depthwise(const tt__xconv *s) { return s->groups > 1 && s->C == s->groups; }
+
+/* Band fusion of the convolution step st with the node at the next position: a 2x2 stride-2
+   max-pool or a 1x1 adaptive average pool that alone reads the convolution's output. */
+static void tt__x_try_band(const tt__xplan *p, tt__xstep *st) {
+    const tt__node *conv = &p->g->tape.nodes[st->op_node], *n;
+    tt__xconv s = tt__x_conv_of(p, conv);
+    int out = tt__x_node(p, st->pos)->out;
+    const tt_tensor *y;
+    if (st->program || s.groups != 1 || st->pos + 1 >= p->g->n_order || tt__x_readers(p, out) != 1) return;
+    n = tt__x_node(p, st->pos + 1);
+    if (n->n_in < 1 || tt__node_in(p->g, n, 0) != out) return;
+    y = tt__x_meta(p, n->out);
+    if (n->op == TT__OP_MAX_POOL && y->ndim == 4 && y->shape[2] == s.OH / 2 && y->shape[3] == s.OW / 2 && s.OH >= 2 &&
+        s.OW >= 2 && n->a.i[TT__POOL_K + 0] == 2 && n->a.i[TT__POOL_K + 1] == 2 && n->a.i[TT__POOL_S + 0] == 2 &&
+        n->a.i[TT__POOL_S + 1] == 2 && n->a.i[TT__POOL_P + 0] == 0 && n->a.i[TT__POOL_P + 1] == 0 &&
+        n->a.i[TT__POOL_D + 0] == 1 && n->a.i[TT__POOL_D + 1] == 1) {
+        st->kind = TT__XS_CONV_MAXPOOL;
+        st->unit_bytes = 2 * s.OW * (s.C * s.KH * s.KW + s.O) * (int64_t)sizeof(float);
+        st->units = s.OH / 2;
+    } else if (n->op == TT__OP_ADAPTIVE_AVG_POOL2D && y->ndim == 4 && y->shape[2] == 1 && y->shape[3] == 1) {
+        st->kind = TT__XS_CONV_GAP;
+        st->fixed_bytes = (int64_t)tt__round_up((size_t)s.O * sizeof(tt__acc), TT__X_ALIGN);
+        st->unit_bytes = (s.C * s.KH * s.KW + s.O) * (int64_t)sizeof(float);
+        st->units = s.OH * s.OW;
+    } else {
+        return;
+    }
+    st->pool_node = p->g->order[st->pos + 1];
+}
+
+/* The steps: one per node but views (a view is its root's bytes), band-fused pairs one. */
+static tt_status tt__x_plan_steps(tt__xplan *p, unsigned flags) {
+    tt_graph *g = p->g;
+    int pos;
+    for (pos = 0; pos < g->n_order; pos++) {
+        const tt__node *n = tt__x_node(p, pos);
+        tt__xstep *st = &p->steps[p->n_steps];
+        int kn;
+        if (tt__is_view_op(n->op)) continue;
+        memset(st, 0, sizeof *st);
+        st->pos = pos;
+        st->pool_node = -1;
+        kn = tt__x_kernel_node(p, n, g->order[pos]);
+        st->op_node = kn;
+        st->program = tt__is_fused(n);
+        if (kn >= 0) {
+            int kind = tt__x_kind_of(g->tape.nodes[kn].op);
+            if (kind < 0)
+                return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: node %d (%s) has no exported kernel (conv2d, conv1d, max_pool, "
+                                 "avg_pool, adaptive_avg_pool2d, linear, matmul, views and fused elementwise chains have)",
+                                 p->fn, kn, g->tape.nodes[kn].name);
+            st->kind = (tt__xkind)kind;
+            if (kind == TT__XS_MATMUL && (tt__x_meta(p, g->tape.nodes[kn].out)->ndim != 2 ||
+                                          tt__x_meta(p, tt__node_in(g, &g->tape.nodes[kn], 0))->ndim != 2))
+                return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: node %d (%s): exported matmul multiplies two matrices, "
+                                 "not batches", p->fn, kn, g->tape.nodes[kn].name);
+            if (st->program && tt__program_is_head_relu(g, &g->progs[n->a.i[0]])) {
+                st->relu = true;
+                st->program = false;
+            }
+        } else {
+            st->kind = TT__XS_PROGRAM;
+        }
+        if (st->kind == TT__XS_CONV) {
+            tt__xconv s = tt__x_conv_of(p, &g->tape.nodes[kn]);
+            if (!tt__x_depthwise(&s)) {
+                st->unit_bytes = s.C / s.groups * s.KH * s.KW * (int64_t)sizeof(float);
+                st->units = s.OH * s.OW;
+            }
+            if (!(flags & TT_EXPORT_NO_BANDS)) tt__x_try_band(p, st);
+            if (st->pool_node >= 0) pos++;
+        }
+        p->n_steps++;
+    }
+    return TT_OK;
+}
+
+/* What the exporter reads must be f32 (constants may be f16 or bf16: they are written as
+   the floats the graph's kernels convert them to), and a kernel's tensors whole buffers. */
+static tt_status tt__x_check_value(tt__xplan *p, int v, bool kernel_input) {
+    const tt__value *val = &p->g->tape.values[v];
+    tt_dtype dt = val->meta.dtype;
+    bool data = tt__value_has_data(&p->g->tape.values[tt__x_root(p, v)]);
+    if (dt != TT_F32 && !(data && (dt == TT_F16 || dt == TT_BF16)))
+        return tt__gfail(p->g, TT_ERR_UNSUPPORTED, "%s: value %%%d is %T: exported code computes in f32 tensors only",
+                         p->fn, v, dt);
+    if (kernel_input && !data && !tt__x_whole(p, v))
+        return tt__gfail(p->g, TT_ERR_UNSUPPORTED, "%s: value %%%d %S is a strided view read by a kernel: exported kernels "
+                         "read whole contiguous buffers", p->fn, v, &p->g->rt[v]);
+    return TT_OK;
+}
+
+/* Where every root is: the caller's inputs and outputs, constants in the order first read,
+   the rest in the arena (blocks placed later). An output that is a view not covering its root
+   whole, or a value that is also an earlier output, is copied at the end (TT__XL_NONE here). */
+static tt_status tt__x_plan_where(tt__xplan *p) {
+    tt_graph *g = p->g;
+    int i, s, k;
+    tt_status st;
+    for (i = 0; i < g->tape.n_inputs; i++) {
+        p->where[g->tape.inputs[i]] = TT__XL_INPUT;
+        p->index[g->tape.inputs[i]] = i;
+    }
+    for (i = 0; i < g->n_outputs; i++) {
+        int v = tt__rv(g, g->outputs[i]), r = tt__x_root(p, v);
+        if ((st = tt__x_check_value(p, v, false)) != TT_OK) return st;
+        if (g->tape.values[r].kind != TT__V_NODE || p->where[r] != TT__XL_NONE || !tt__x_whole(p, v) ||
+            g->rt[v].numel != g->rt[r].numel) continue;
+        p->where[r] = TT__XL_OUTPUT;
+        p->index[r] = i;
+    }
+    for (s = 0; s < p->n_steps; s++) {
+        const tt__node *n = tt__x_node(p, p->steps[s].pos);
+        const tt__node *kn = p->steps[s].op_node >= 0 ? &g->tape.nodes[p->steps[s].op_node] : NULL;
+        int n_prog_in = tt__is_fused(n) ? g->progs[n->a.i[0]].n_in : 0;
+        for (k = 0; k < n->n_in; k++) {
+            int v = tt__node_in(g, n, k), r;
+            if (v < 0) continue;
+            r = tt__x_root(p, v);
+            if ((st = tt__x_check_value(p, v, kn && k >= n_prog_in)) != TT_OK) return st;
+            if (p->where[r] == TT__XL_NONE && tt__value_has_data(&g->tape.values[r])) {
+                p->where[r] = TT__XL_CONST;
+                p->index[r] = p->n_consts++;
+            }
+        }
+    }
+    for (s = 0; s < p->n_steps; s++) {
+        const int *outs;
+        int no = tt__node_outs(g, tt__x_node(p, p->steps[s].pos), &outs);
+        if (p->steps[s].pool_node >= 0) { outs = &g->tape.nodes[p->steps[s].pool_node].out; no = 1; }
+        for (k = 0; k < no; k++) {
+            if ((st = tt__x_check_value(p, outs[k], false)) != TT_OK) return st;
+            if (p->where[outs[k]] == TT__XL_NONE) p->where[outs[k]] = TT__XL_ARENA;
+        }
+    }
+    return TT_OK;
+}
+
+/* The arena's blocks: one per root in the arena, but that an elementwise program's output
+   takes the block of an input dying there (the graph's own rule, tt__can_share). A band-fused
+   pool's output is written from its convolution's position on. */
+static void tt__x_plan_blocks(tt__xplan *p) {
+    tt_graph *g = p->g;
+    int s, k, v;
+    for (s = 0; s < p->n_steps; s++) {
+        const tt__xstep *st = &p->steps[s];
+        const tt__node *n = tt__x_node(p, st->pos);
+        const int *outs;
+        int no = tt__node_outs(g, n, &outs);
+        if (st->pool_node >= 0) { outs = &g->tape.nodes[st->pool_node].out; no = 1; }
+        for (k = 0; k < no; k++) {
+            int b = -1, in;
+            v = outs[k];
+            if (p->where[v] != TT__XL_ARENA) continue;
+            for (in = 0; in < n->n_in && b < 0 && st->kind == TT__XS_PROGRAM; in++) {
+                int u = tt__node_in(g, n, in);
+                if (u >= 0 && p->where[u] == TT__XL_ARENA && tt__can_share(g, u, v) && p->blast[p->index[u]] == st->pos)
+                    b = p->index[u];
+            }
+            if (b < 0) {
+                b = p->n_blocks++;
+                p->bfirst[b] = st->pos;
+                p->blast[b] = st->pos;
+                p->bsize[b] = (int64_t)tt__round_up((size_t)tt__x_meta(p, v)->numel * sizeof(float), TT__X_ALIGN);
+            }
+            p->index[v] = b;
+            p->blast[b] = (int)tt__max64(p->blast[b], g->last[v]);
+        }
+    }
+}
+
+static bool tt__x_alive(const tt__xplan *p, int b, int pos) {
+    return p->boff[b] >= 0 && p->bfirst[b] <= pos && pos <= p->blast[b];
+}
+
+/* The free gap at pos that starts at `at`: its end (the next block alive there, or the
+   arena's end), or -1 when a block alive there covers at. */
+static int64_t tt__x_gap_end(const tt__xplan *p, int pos, int64_t at) {
+    int64_t end = p->arena_bytes;
+    int b;
+    for (b = 0; b < p->n_blocks; b++) {
+        if (!tt__x_alive(p, b, pos) || p->boff[b] + p->bsize[b] <= at) continue;
+        if (p->boff[b] <= at) return -1;
+        end = tt__min64(end, p->boff[b]);
+    }
+    return end;
+}
+
+/* Blocks largest first, each at the lowest offset that no placed block with an overlapping
+   lifetime holds (the graph's greedy plan). */
+static void tt__x_place_blocks(tt__xplan *p) {
+    int i, b;
+    for (b = 0; b < p->n_blocks; b++) p->boff[b] = -1;
+    for (i = 0; i < p->n_blocks; i++) {
+        int big = -1;
+        int64_t at = 0;
+        bool moved = true;
+        for (b = 0; b < p->n_blocks; b++)
+            if (p->boff[b] < 0 && (big < 0 || p->bsize[b] > p->bsize[big])) big = b;
+        while (moved) {                                /* bump past every conflicting placed block */
+            moved = false;
+            for (b = 0; b < p->n_blocks; b++)
+                if (p->boff[b] >= 0 && p->bfirst[b] <= p->blast[big] && p->bfirst[big] <= p->blast[b] &&
+                    at < p->boff[b] + p->bsize[b] && p->boff[b] < at + p->bsize[big]) {
+                    at = p->boff[b] + p->bsize[b];
+                    moved = true;
+                }
+        }
+        p->boff[big] = at;
+        p->arena_bytes = tt__max64(p->arena_bytes, at + p->bsize[big]);
+    }
+}
+
+/* Each step's scratch: first the least it can run with (one band unit: the arena grows for
+   it only when no gap holds it), then as many units as the largest gap at its node holds. */
+static void tt__x_place_scratch(tt__xplan *p) {
+    int s, pass, c;
+    for (pass = 0; pass < 2; pass++)
+        for (s = 0; s < p->n_steps; s++) {
+            tt__xstep *st = &p->steps[s];
+            int64_t need = st->fixed_bytes + st->unit_bytes, best_units = 0, tail = 0;
+            if (st->unit_bytes == 0) continue;
+            for (c = -1; c < p->n_blocks; c++) {       /* the gaps: from 0, or from the end of a block alive here */
+                int64_t at = c < 0 ? 0 : p->boff[c] + p->bsize[c], end, units;
+                if (c >= 0 && !tt__x_alive(p, c, st->pos)) continue;
+                tail = tt__max64(tail, at);
+                end = tt__x_gap_end(p, st->pos, at);
+                if (end - at < need) continue;
+                units = tt__min64(st->units, (end - at - st->fixed_bytes) / st->unit_bytes);
+                if (units > best_units) { best_units = units; st->scratch_at = at; }
+            }
+            if (pass == 0 && best_units == 0)          /* no gap holds one unit: the arena grows */
+                p->arena_bytes = tail + (int64_t)tt__round_up((size_t)need, TT__X_ALIGN);
+            if (pass == 1) st->band = best_units;
+        }
+}
+
+/* The whole plan of g exported with flags; TT_OK or g's error. */
+static tt_status tt__x_plan(tt__xplan *p, tt_graph *g, const char *fn, unsigned flags) {
+    int nv, b;
+    tt_status st;
+    memset(p, 0, sizeof *p);
+    p->g = g;
+    p->fn = fn;
+    if (!g->compiled || !g->order || !g->root || !g->rt)
+        return tt__gfail(g, TT_ERR_STATE, "%s: g is not compiled (tt_graph_compile first)", fn);
+    if (g->n_order > 0 && !g->rt[g->tape.nodes[g->order[0]].out].data)
+        return tt__gfail(g, TT_ERR_STATE, "%s: g has not run since it was compiled", fn);
+    nv = g->tape.n_values;
+    p->where = (tt__xwhere *)tt__galloc(g, sizeof(tt__xwhere) * (size_t)nv);
+    p->index = (int *)tt__galloc(g, sizeof(int) * (size_t)nv);
+    p->bfirst = (int *)tt__galloc(g, (sizeof(int) * 2 + sizeof(int64_t) * 2) * (size_t)nv);
+    p->steps = (tt__xstep *)tt__galloc(g, sizeof(tt__xstep) * (size_t)(g->n_order + 1));
+    p->bsize = (int64_t *)tt__galloc(g, sizeof(int64_t) * 2 * (size_t)nv);
+    if (!p->where || !p->index || !p->bfirst || !p->steps || !p->bsize) {
+        tt__x_plan_free(p);
+        return tt__gfail(g, TT_ERR_OOM, "%s: out of memory", fn);
+    }
+    p->blast = p->bfirst + nv;
+    p->boff = p->bsize + nv;
+    if ((st = tt__x_plan_steps(p, flags)) != TT_OK || (st = tt__x_plan_where(p)) != TT_OK) {
+        tt__x_plan_free(p);
+        return st;
+    }
+    tt__x_plan_blocks(p);
+    tt__x_place_blocks(p);
+    tt__x_place_scratch(p);
+    for (b = 0; b < p->n_blocks; b++) p->arena_bytes = tt__max64(p->arena_bytes, p->boff[b] + p->bsize[b]);
+    return TT_OK;
+}
+
+TT_API size_t tt_graph_export_arena(tt_graph *g, unsigned flags) {
+    tt__xplan p;
+    size_t bytes;
+    if (!g) return 0;
+    if (tt__x_plan(&p, g, "tt_graph_export_arena", flags) != TT_OK) return 0;
+    bytes = (size_t)p.arena_bytes;
+    tt__x_plan_free(&p);
+    return bytes;
+}
+
+/* ---- writing name.h and name.c ---------------------------------------------------------- */
+#ifndef TT_NO_STDIO
+
+#define TT__X_EXPECT_MAX 64            /* outputs' first values name_selftest compares */
+
+typedef struct tt__xw {
+    FILE       *f;
+    bool        failed;
+    const tt__xplan *p;
+    const char *name;                  /* the C prefix */
+} tt__xw;
+
+static void tt__xprintf(tt__xw *w, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (vfprintf(w->f, fmt, ap) < 0) w->failed = true;
+    va_end(ap);
+}
+
+/* A float as a C literal that reads back as the same float. */
+static const char *tt__x_float(float v, char *buf, size_t size) {
+    size_t n;
+    if (v != v) return "NAN";
+    if (v - v != 0.0f) return v > 0 ? "INFINITY" : "(-INFINITY)";
+    snprintf(buf, size, "%.9g", (double)v);
+    n = strlen(buf);
+    if (!strpbrk(buf, ".e") && n + 3 < size) memcpy(buf + n, ".0", 3);
+    n = strlen(buf);
+    if (n + 2 < size) memcpy(buf + n, "f", 2);
+    return buf;
+}
+
+/* Where value v's first element is, as C (a float pointer). */
+static const char *tt__x_ptr(const tt__xw *w, int v, char *buf, size_t size) {
+    const tt__xplan *p = w->p;
+    int r;
+    long long rel;
+    if (v < 0) return "NULL";
+    r = tt__x_root(p, v);
+    rel = (long long)tt__x_rel(p, v);
+    switch (p->where[r]) {
+    case TT__XL_INPUT:  snprintf(buf, size, "inputs[%d]", p->index[r]); break;
+    case TT__XL_OUTPUT: snprintf(buf, size, "outputs[%d]", p->index[r]); break;
+    case TT__XL_CONST:  snprintf(buf, size, "%s_c%d", w->name, p->index[r]); break;
+    default:            snprintf(buf, size, "(float *)(A + %lld)", (long long)p->boff[p->index[r]]); break;
+    }
+    if (rel != 0) {                                    /* a view from an element on */
+        size_t n = strlen(buf);
+        snprintf(buf + n, size - n, " + %lld", rel);
+    }
+    return buf;
+}
+
+/* The loops over shape (the elements in order, e their index), each of n_in tensors read at
+   idx[k] (broadcast strides st[k]); the body follows, then tt__x_loop_close. */
+static void tt__x_loop_open(tt__xw *w, int nd, const int64_t *shape, int n_in, int64_t st[][TT_MAX_DIMS], char idx[][160]) {
+    int64_t contig[TT_MAX_DIMS], numel = 1;
+    bool flat = true;
+    int d, k;
+    for (d = nd - 1; d >= 0; d--) { contig[d] = numel; numel *= shape[d]; }
+    for (k = 0; k < n_in; k++) {
+        bool same = true, zero = true;
+        for (d = 0; d < nd; d++) { same = same && (st[k][d] == contig[d] || shape[d] == 1); zero = zero && st[k][d] == 0; }
+        flat = flat && (same || zero);
+        strcpy(idx[k], zero ? "0" : same ? "e" : "");
+    }
+    if (flat) {
+        tt__xprintf(w, "        int64_t e;\n        for (e = 0; e < %lld; e++) {\n", (long long)numel);
+        return;
+    }
+    tt__xprintf(w, "        int64_t i[%d], e;\n", nd);
+    for (d = 0; d < nd; d++) tt__xprintf(w, "        for (i[%d] = 0; i[%d] < %lld; i[%d]++)\n", d, d, (long long)shape[d], d);
+    tt__xprintf(w, "        {\n            e = i[0]");
+    for (d = 1; d < nd; d++) tt__xprintf(w, " * %lld + i[%d]", (long long)shape[d], d);
+    tt__xprintf(w, ";\n");
+    for (k = 0; k < n_in; k++) {
+        size_t at = 0;
+        if (idx[k][0]) continue;
+        for (d = 0; d < nd; d++)
+            if (st[k][d] != 0 && at + 48 < 160)
+                at += (size_t)snprintf(idx[k] + at, 160 - at, "%si[%d] * %lld", at ? " + " : "", d, (long long)st[k][d]);
+    }
+}
+
+static void tt__x_loop_close(tt__xw *w) { tt__xprintf(w, "        }\n"); }
+
+/* The input a fused node's program reads as input k: the head's result, or a node input. */
+static int tt__x_prog_in(const tt__xplan *p, const tt__node *n, int k) {
+    const struct tt__program *pr = &p->g->progs[n->a.i[0]];
+    return pr->head >= 0 && k == pr->head_input ? pr->outs[pr->head_out] : tt__node_in(p->g, n, k);
+}
+
+/* A fused node's program as one loop: registers are floats, each micro-op one statement
+   with its op's expression from the table. */
+static void tt__x_emit_program(tt__xw *w, const tt__node *n) {
+    const tt__xplan *p = w->p;
+    const struct tt__program *pr = &p->g->progs[n->a.i[0]];
+    const tt_tensor *o0 = &p->g->rt[pr->outs[0]];
+    int64_t st[TT__MAX_OPS][TT_MAX_DIMS];
+    char idx[TT__MAX_OPS][160], buf[96], f0[40], f1[40];
+    int k, i;
+    for (k = 0; k < pr->n_in; k++) {
+        int v = tt__x_prog_in(p, n, k);
+        tt__broadcast_strides(&p->g->rt[v], o0->ndim, o0->shape, st[k]);
+        tt__xprintf(w, "        const float *in%d = %s;\n", k, tt__x_ptr(w, v, buf, sizeof buf));
+    }
+    for (k = 0; k < pr->n_out; k++) tt__xprintf(w, "        float *out%d = %s;\n", k, tt__x_ptr(w, pr->outs[k], buf, sizeof buf));
+    tt__x_loop_open(w, o0->ndim, o0->shape, pr->n_in, st, idx);
+    for (i = 0; i < pr->n_uops; i++) {
+        const tt__uop *u = &pr->uops[i];
+        const char *e1 = tt__op_table[u->op >= 0 && u->op < TT__OP_COUNT ? u->op : 0].expr;
+        switch ((tt__ukind)u->kind) {
+        case TT__U_LOAD:   tt__xprintf(w, "            const float r%d = in%d[%s];\n", u->dst, u->a, idx[u->a]); break;
+        case TT__U_UNARY:
+            tt__xprintf(w, "            float r%d;\n            { const float x = r%d, p0 = %s, p1 = %s; (void)p0; (void)p1; r%d = %s; }\n",
+                        u->dst, u->a, tt__x_float(u->p0, f0, sizeof f0), tt__x_float(u->p1, f1, sizeof f1), u->dst, e1);
+            break;
+        case TT__U_BINARY:
+            tt__xprintf(w, "            float r%d;\n            { const float a = r%d, b = r%d; r%d = %s; }\n", u->dst, u->a, u->b,
+                        u->dst, e1);
+            break;
+        case TT__U_PAIR:
+            tt__xprintf(w, "            float r%d;\n            { const float a = r%d, b = r%d; const float t = %s; ", u->dst, u->a,
+                        u->b, e1);
+            if (u->swap) tt__xprintf(w, "{ const float a = r%d, b = t; r%d = %s; } }\n", u->c, u->dst, tt__op_table[u->op2].expr);
+            else         tt__xprintf(w, "{ const float a = t, b = r%d; r%d = %s; } }\n", u->c, u->dst, tt__op_table[u->op2].expr);
+            break;
+        case TT__U_WHERE:
+            tt__xprintf(w, "            const float r%d = r%d != 0.0f ? r%d : r%d;\n", u->dst, u->c, u->a, u->b);
+            break;
+        case TT__U_CAST:
+            if (u->op == TT_F32) tt__xprintf(w, "            const float r%d = r%d;\n", u->dst, u->a);
+            else tt__xprintf(w, "            float r%d;\n            tt__cast_chunk(&r%d, &r%d, 1, (tt_dtype)%d);\n", u->dst, u->dst,
+                             u->a, u->op);
+            break;
+        case TT__U_STORE:  tt__xprintf(w, "            out%d[e] = r%d;\n", u->b, u->a); break;
+        default: break;
+        }
+    }
+    tt__x_loop_close(w);
+}
+
+/* The input k of a step's kernel (a fused node holds its head's inputs after its own). */
+static int tt__x_kernel_in(const tt__xplan *p, const tt__xstep *st, int k) {
+    const tt__node *n = tt__x_node(p, st->pos);
+    int base = tt__is_fused(n) ? p->g->progs[n->a.i[0]].n_in : 0;
+    return k < p->g->tape.nodes[st->op_node].n_in ? tt__node_in(p->g, n, base + k) : -1;
+}
+
+/* The value a step's kernel writes. */
+static int tt__x_kernel_out(const tt__xplan *p, const tt__xstep *st) {
+    const tt__node *n = tt__x_node(p, st->pos);
+    if (st->pool_node >= 0) return p->g->tape.nodes[st->pool_node].out;
+    if (tt__is_fused(n)) return p->g->progs[n->a.i[0]].outs[p->g->progs[n->a.i[0]].head_out];
+    return n->out;
+}
+
+/* The call of a step's kernel. */
+static void tt__x_emit_kernel(tt__xw *w, const tt__xstep *st) {
+    const tt__xplan *p = w->p;
+    const tt__node *kn = &p->g->tape.nodes[st->op_node];
+    const tt_tensor *x = tt__x_meta(p, tt__x_kernel_in(p, st, 0)), *y = tt__x_meta(p, tt__x_kernel_out(p, st));
+    char in0[96], in1[96], in2[96], out[96], scratch[64];
+    tt__x_ptr(w, tt__x_kernel_in(p, st, 0), in0, sizeof in0);
+    tt__x_ptr(w, tt__x_kernel_in(p, st, 1), in1, sizeof in1);
+    tt__x_ptr(w, tt__x_kernel_in(p, st, 2), in2, sizeof in2);
+    tt__x_ptr(w, tt__x_kernel_out(p, st), out, sizeof out);
+    snprintf(scratch, sizeof scratch, st->unit_bytes ? "(float *)(A + %lld)" : "NULL", (long long)st->scratch_at);
+    if (st->kind == TT__XS_CONV || st->kind == TT__XS_CONV_MAXPOOL || st->kind == TT__XS_CONV_GAP) {
+        tt__xconv s = tt__x_conv_of(p, kn);
+        const char *fn = st->kind == TT__XS_CONV ? "tt__x_conv2d" : st->kind == TT__XS_CONV_MAXPOOL ? "tt__x_conv2d_maxpool2"
+                                                                                                      : "tt__x_conv2d_gap";
+        tt__xprintf(w, "        static const tt__xconv s = {%lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, %lld, "
+                    "%lld, %lld, %lld, %lld, %lld, %lld, %lld};\n", (long long)s.N, (long long)s.C, (long long)s.H,
+                    (long long)s.W, (long long)s.O, (long long)s.KH, (long long)s.KW, (long long)s.OH, (long long)s.OW,
+                    (long long)s.sh, (long long)s.sw, (long long)s.ph, (long long)s.pw, (long long)s.dh, (long long)s.dw,
+                    (long long)s.groups);
+        tt__xprintf(w, "        %s(&s, %s, %s, %s, %d, %s, %lld, %s);\n", fn, in0, in1, in2, st->relu ? 1 : 0, out,
+                    (long long)tt__max64(st->band, 1), scratch);
+    } else if (st->kind == TT__XS_POOL) {
+        tt__pool_job j;
+        tt__pool_job_init(&j, kn->op, &kn->a, x, y);
+        tt__xprintf(w, "        static const tt__pool_job j = {NULL, NULL, {%lld, %lld, %lld}, {%lld, %lld, %lld}, {%lld, %lld, %lld}, "
+                    "{%lld, %lld, %lld}, {%lld, %lld, %lld}, {%lld, %lld, %lld}, %d, %d};\n",
+                    (long long)j.in[0], (long long)j.in[1], (long long)j.in[2], (long long)j.out[0], (long long)j.out[1],
+                    (long long)j.out[2], (long long)j.k[0], (long long)j.k[1], (long long)j.k[2], (long long)j.s[0],
+                    (long long)j.s[1], (long long)j.s[2], (long long)j.p[0], (long long)j.p[1], (long long)j.p[2],
+                    (long long)j.d[0], (long long)j.d[1], (long long)j.d[2], j.is_max ? 1 : 0, j.exclude_pad ? 1 : 0);
+        tt__xprintf(w, "        tt__x_pool(&j, %lld, %s, %s);\n", (long long)(x->shape[0] * x->shape[1]), in0, out);
+    } else if (st->kind == TT__XS_ADAPTIVE) {
+        tt__xprintf(w, "        tt__x_adaptive_avg(%s, %s, %lld, %lld, %lld, %lld, %lld);\n", in0, out,
+                    (long long)(x->shape[0] * x->shape[1]), (long long)x->shape[2], (long long)x->shape[3],
+                    (long long)y->shape[2], (long long)y->shape[3]);
+    } else if (st->kind == TT__XS_LINEAR) {
+        int64_t N = y->shape[y->ndim - 1], K = x->shape[x->ndim - 1];
+        tt__xprintf(w, "        tt__x_linear(%s, %s, %s, %d, %s, %lld, %lld, %lld);\n", in0, in1, in2, st->relu ? 1 : 0, out,
+                    (long long)(N ? y->numel / N : 0), (long long)N, (long long)K);
+    } else {                                           /* matmul of two matrices (checked in the plan) */
+        tt__xprintf(w, "        static const tt__epilogue relu = {NULL, TT__BIAS_NONE, 1};\n");
+        tt__xprintf(w, "        tt__x_gemm(%lld, %lld, %lld, %s, %lld, 1, %s, %lld, 1, %s, %lld, %s);\n", (long long)y->shape[0],
+                    (long long)y->shape[1], (long long)x->shape[1], in0, (long long)x->shape[1], in1, (long long)y->shape[1],
+                    out, (long long)y->shape[1], st->relu ? "&relu" : "NULL");
+    }
+}
+
+/* A comment naming what a step runs: the node as tt_graph_str prints its op. */
+static void tt__x_emit_comment(tt__xw *w, const tt__xstep *st) {
+    const tt__xplan *p = w->p;
+    const tt__node *n = tt__x_node(p, st->pos);
+    char shape[96];
+    tt__xprintf(w, "    {   /* node %d: %s", p->g->order[st->pos], tt__op_table[n->op].name);
+    if (tt__is_fused(n)) {
+        const struct tt__program *pr = &p->g->progs[n->a.i[0]];
+        int m;
+        tt__xprintf(w, " {%s", pr->head >= 0 ? tt__op_table[p->g->tape.nodes[pr->head].op].name : "");
+        for (m = 0; m < pr->n_members; m++)
+            tt__xprintf(w, "%s%s", m || pr->head >= 0 ? " | " : "", tt__op_table[p->g->tape.nodes[pr->members[m]].op].name);
+        tt__xprintf(w, "}");
+    }
+    tt_shape_str(tt__x_meta(p, n->out), shape, sizeof shape);
+    tt__xprintf(w, " -> %s", shape);
+    if (st->pool_node >= 0) {
+        tt_shape_str(tt__x_meta(p, p->g->tape.nodes[st->pool_node].out), shape, sizeof shape);
+        tt__xprintf(w, ", band-fused with node %d: %s -> %s (%lld %s a band)", st->pool_node,
+                    tt__op_table[p->g->tape.nodes[st->pool_node].op].name, shape, (long long)st->band,
+                    st->kind == TT__XS_CONV_MAXPOOL ? "pool rows" : "pixels");
+    } else if (st->unit_bytes) {
+        tt__xprintf(w, " (%lld pixels a band)", (long long)st->band);
+    }
+    tt__xprintf(w, " */\n");
+}
+
+/* Copies of graph outputs that are not computed in place in the caller's buffer. */
+static void tt__x_emit_output_copies(tt__xw *w) {
+    const tt__xplan *p = w->p;
+    int i;
+    for (i = 0; i < p->g->n_outputs; i++) {
+        int v = tt__rv(p->g, p->g->outputs[i]), r = tt__x_root(p, v);
+        const tt_tensor *t = &p->g->rt[v];
+        int64_t st[1][TT_MAX_DIMS];
+        char idx[1][160], buf[96];
+        int d;
+        if (p->where[r] == TT__XL_OUTPUT && p->index[r] == i) continue;
+        for (d = 0; d < t->ndim; d++) st[0][d] = t->shape[d] == 1 ? 0 : t->stride[d];
+        tt__xprintf(w, "    {   /* output %d: a copy */\n        const float *in0 = %s;\n", i, tt__x_ptr(w, v, buf, sizeof buf));
+        tt__x_loop_open(w, t->ndim, t->shape, 1, st, idx);
+        tt__xprintf(w, "            outputs[%d][e] = in0[%s];\n", i, idx[0]);
+        tt__x_loop_close(w);
+        tt__xprintf(w, "    }\n");
+    }
+}
+
+static void tt__x_emit_constants(tt__xw *w) {
+    const tt__xplan *p = w->p;
+    int c, v;
+    for (c = 0; c < p->n_consts; c++) {
+        for (v = 0; v < p->g->tape.n_values && !(p->where[v] == TT__XL_CONST && p->index[v] == c); v++) {}
+        {
+            const tt_tensor *t = tt__saved_data(&p->g->tape.values[v]);
+            int64_t idx[TT_MAX_DIMS], i;
+            char shape[96], f[40];
+            int d;
+            memset(idx, 0, sizeof idx);
+            tt__xprintf(w, "static const float %s_c%d[%lld] = {   /* %%%d %s */", w->name, c, (long long)tt__max64(t->numel, 1), v,
+                        tt_shape_str(t, shape, sizeof shape));
+            for (i = 0; i < t->numel; i++) {
+                int64_t at = t->offset;
+                for (d = 0; d < t->ndim; d++) at += idx[d] * t->stride[d];
+                tt__xprintf(w, "%s%s,", i % 8 ? " " : "\n    ", tt__x_float(tt__load(t->data, t->dtype, at), f, sizeof f));
+                for (d = t->ndim - 1; d >= 0 && ++idx[d] == t->shape[d]; d--) idx[d] = 0;
+            }
+            tt__xprintf(w, "%s\n};\n", t->numel ? "" : "0");
+        }
+    }
+}
+
+
+/* The outputs name_selftest expects: the graph run on the plain C kernels (a copy of it
+   loaded from its own .ttg bytes, so g itself is untouched) on tt__x_fill's inputs. Fills
+   expect (up to TT__X_EXPECT_MAX values per output) and the hash of every output. */
+static tt_status tt__x_expected(const tt__xplan *p, const char *fn, float *expect, uint32_t *hash) {
+    tt_graph *g = p->g, *copy = NULL;
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *ctx;
+    tt_tensor *in[16];
+    size_t size = tt_graph_save_memory(g, NULL, 0);
+    void *bytes = size ? tt__heap_alloc(&g->tape.alloc, size) : NULL;
+    tt_status st = TT_ERR_OOM;
+    int i, at = 0;
+    d.allocator = g->tape.alloc;
+    d.isa = "scalar";
+    d.n_threads = 1;
+    ctx = bytes ? tt_ctx_create(&d) : NULL;
+    if (ctx && tt_graph_save_memory(g, bytes, size) == size) copy = tt_graph_load_memory(ctx, bytes, size);
+    for (i = 0; copy && i < g->tape.n_inputs && i < 16; i++) {
+        const tt_tensor *m = &g->tape.values[g->tape.inputs[i]].meta;
+        in[i] = tt_empty(ctx, TT_F32, m->ndim, m->shape);
+        if (in[i]) tt__x_fill((float *)tt__ptr(in[i]), in[i]->numel, (uint32_t)i);
+    }
+    *hash = 2166136261u;
+    if (copy && g->tape.n_inputs <= 16 && tt_graph_run(copy, in, g->tape.n_inputs) == TT_OK) {
+        for (i = 0; i < g->n_outputs; i++) {
+            tt_tensor *y = tt_contiguous(ctx, tt_graph_output(copy, i));
+            if (!y) break;
+            *hash = tt__x_hash(*hash, (const float *)tt__ptr(y), y->numel);
+            memcpy(expect + at, tt__ptr(y), sizeof(float) * (size_t)tt__min64(y->numel, TT__X_EXPECT_MAX));
+            at += (int)tt__min64(y->numel, TT__X_EXPECT_MAX);
+        }
+        st = i == g->n_outputs ? TT_OK : TT_ERR_OOM;
+    }
+    if (st != TT_OK) tt__gfail(g, st, "%s: running the graph for name_selftest's outputs failed: %s", fn,
+                               copy ? tt_graph_error(copy) : ctx ? tt_error(ctx) : "out of memory");
+    tt_graph_destroy(copy);
+    tt_ctx_destroy(ctx);
+    tt__heap_free(&g->tape.alloc, bytes);
+    return st;
+}
+
+/* Numbers of floats of input or output i (as their values hold them). */
+static int64_t tt__x_io_numel(const tt__xplan *p, bool output, int i) {
+    return tt__x_meta(p, output ? tt__rv(p->g, p->g->outputs[i]) : p->g->tape.inputs[i])->numel;
+}
+
+static void tt__x_emit_header(tt__xw *w, const char *upper, int64_t plain_arena) {
+    const tt__xplan *p = w->p;
+    int64_t io = 0;
+    char shape[96];
+    int i;
+    tt__xprintf(w, "/* %s.h - written by tinytrace %s (tt_graph_export_c): a compiled graph as C for firmware.\n"
+                "   %s_run computes the graph: inputs and outputs are the caller's f32 buffers (contiguous),\n"
+                "   arena %s_ARENA_BYTES = %lld bytes of working memory, 8-byte aligned (with every feature map\n"
+                "   whole, no band fusion: %lld B). Returns 0, or -1 when a pointer is NULL. %s_selftest(work) runs it on\n"
+                "   fixed inputs (work: %s_SELFTEST_BYTES) and returns 0 when the outputs' bits equal the host's,\n"
+                "   1 when they agree within 1e-5 relative (another libm or TT_FLOAT_ACCUM), -1 when not. */\n",
+                w->name, TT_VERSION_STRING, w->name, upper, (long long)p->arena_bytes, (long long)plain_arena, w->name, upper);
+    tt__xprintf(w, "#ifndef %s_H\n#define %s_H\n\n#define %s_ARENA_BYTES %lldu\n", upper, upper, upper, (long long)p->arena_bytes);
+    tt__xprintf(w, "#define %s_NUM_INPUTS %d\n#define %s_NUM_OUTPUTS %d\n", upper, p->g->tape.n_inputs, upper, p->g->n_outputs);
+    for (i = 0; i < p->g->tape.n_inputs; i++) {
+        const tt__value *val = &p->g->tape.values[p->g->tape.inputs[i]];
+        io += (int64_t)tt__round_up((size_t)val->meta.numel * 4, 8);
+        tt__xprintf(w, "#define %s_INPUT%d_FLOATS %lld   /* '%s' %s */\n", upper, i, (long long)val->meta.numel, val->name,
+                    tt_shape_str(&val->meta, shape, sizeof shape));
+    }
+    for (i = 0; i < p->g->n_outputs; i++) {
+        io += (int64_t)tt__round_up((size_t)tt__x_io_numel(p, true, i) * 4, 8);
+        tt__xprintf(w, "#define %s_OUTPUT%d_FLOATS %lld   /* %s */\n", upper, i, (long long)tt__x_io_numel(p, true, i),
+                    tt_shape_str(tt__x_meta(p, tt__rv(p->g, p->g->outputs[i])), shape, sizeof shape));
+    }
+    tt__xprintf(w, "#define %s_SELFTEST_BYTES (%s_ARENA_BYTES + %lldu)\n\n", upper, upper, (long long)io);
+    tt__xprintf(w, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
+                "int %s_run(const float *const *inputs, float *const *outputs, void *arena);\n"
+                "int %s_selftest(void *work);\n#ifdef __cplusplus\n}\n#endif\n#endif\n", w->name, w->name);
+}
+
+static void tt__x_emit_selftest(tt__xw *w, const char *upper, const float *expect, uint32_t hash) {
+    const tt__xplan *p = w->p;
+    int i, n = 0;
+    char f[40];
+    for (i = 0; i < p->g->n_outputs; i++) n += (int)tt__min64(tt__x_io_numel(p, true, i), TT__X_EXPECT_MAX);
+    tt__xprintf(w, "\n/* What the host computed for tt__x_fill's inputs: the outputs' hash, their first values. */\n"
+                "static const float %s_expect[%d] = {", w->name, tt__max64(n, 1));
+    for (i = 0; i < n; i++) tt__xprintf(w, "%s%s,", i % 6 ? " " : "\n    ", tt__x_float(expect[i], f, sizeof f));
+    tt__xprintf(w, "%s\n};\n\nint %s_selftest(void *work) {\n    unsigned char *at = (unsigned char *)work + %s_ARENA_BYTES;\n"
+                "    const float *in[%d];\n    float *out[%d];\n    uint32_t hash = 2166136261u;\n    int k, n = 0;\n"
+                "    bool close = true;\n    if (!work) return -1;\n", n ? "" : "0", w->name, upper,
+                tt__max64(p->g->tape.n_inputs, 1), tt__max64(p->g->n_outputs, 1));
+    for (i = 0; i < p->g->tape.n_inputs; i++)
+        tt__xprintf(w, "    tt__x_fill((float *)at, %lld, %du);\n    in[%d] = (const float *)at;\n    at += %lld;\n",
+                    (long long)tt__x_io_numel(p, false, i), i, i, (long long)tt__round_up((size_t)tt__x_io_numel(p, false, i) * 4, 8));
+    for (i = 0; i < p->g->n_outputs; i++)
+        tt__xprintf(w, "    out[%d] = (float *)at;\n    at += %lld;\n", i, (long long)tt__round_up((size_t)tt__x_io_numel(p, true, i) * 4, 8));
+    tt__xprintf(w, "    if (%s_run(in, out, work) != 0) return -1;\n", w->name);
+    for (i = 0; i < p->g->n_outputs; i++) {
+        int64_t m = tt__x_io_numel(p, true, i), c = tt__min64(m, TT__X_EXPECT_MAX);
+        tt__xprintf(w, "    hash = tt__x_hash(hash, out[%d], %lld);\n", i, (long long)m);
+        tt__xprintf(w, "    close = close && tt__x_close(out[%d], %s_expect + n, %lld);\n    n += %lld;\n", i, w->name, (long long)c,
+                    (long long)c);
+    }
+    tt__xprintf(w, "    (void)k;\n    return hash == %luu ? 0 : close ? 1 : -1;\n}\n", (unsigned long)hash);
+}
+
+/* name must be a C identifier (it prefixes every name the files define). */
+static bool tt__x_name_ok(const char *name) {
+    size_t i, n = strlen(name);
+    if (n == 0 || n > 64 || (name[0] >= '0' && name[0] <= '9')) return false;
+    for (i = 0; i < n; i++) {
+        char c = name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    }
+    return true;
+}
+
+static tt_status tt__x_write_c(tt__xw *w, const char *upper, unsigned flags, const float *expect, uint32_t hash) {
+    const tt__xplan *p = w->p;
+    int s;
+    tt__xprintf(w, "/* %s.c - written by tinytrace %s (tt_graph_export_c) from a compiled graph of %d nodes: the\n"
+                "   constants (static const: they stay in flash) and %s_run, one call per node into tinytrace's\n"
+                "   plain C kernels, each fused elementwise chain one loop. Build with tinytrace.h on the include\n"
+                "   path, -ffunction-sections -fdata-sections -Wl,--gc-sections: it compiles the header's\n"
+                "   implementation privately (TT_STATIC), and the linker keeps only what %s_run calls. */\n"
+                "#define TT_STATIC\n#define TINYTRACE_IMPLEMENTATION\n#include \"tinytrace.h\"\n#include \"%s.h\"\n\n"
+                "#if TT_VERSION_MAJOR != %d || TT_VERSION_MINOR != %d\n"
+                "#error \"%s.c calls the kernels of tinytrace %s: export the graph again with this header\"\n#endif\n\n",
+                w->name, TT_VERSION_STRING, p->g->n_order, w->name, w->name, w->name, TT_VERSION_MAJOR, TT_VERSION_MINOR,
+                w->name, TT_VERSION_STRING);
+    tt__x_emit_constants(w);
+    tt__xprintf(w, "\nTT__NO_CONTRACT int %s_run(const float *const *inputs, float *const *outputs, void *arena) {\n"
+                "    unsigned char *A = (unsigned char *)arena;\n    TT__NO_CONTRACT_BODY\n"
+                "    if (!inputs || !outputs || !arena) return -1;\n    (void)A;\n", w->name);
+    for (s = 0; s < p->n_steps; s++) {
+        const tt__xstep *st = &p->steps[s];
+        tt__x_emit_comment(w, st);
+        if (st->op_node >= 0) tt__x_emit_kernel(w, st);
+        if (st->program) tt__x_emit_program(w, tt__x_node(p, st->pos));
+        tt__xprintf(w, "    }\n");
+    }
+    tt__x_emit_output_copies(w);
+    tt__xprintf(w, "    return 0;\n}\n");
+    if (!(flags & TT_EXPORT_NO_SELFTEST)) tt__x_emit_selftest(w, upper, expect, hash);
+    return TT_OK;
+}
+
+/* dir/name + ext as a path in buf; false when it does not fit. */
+static bool tt__x_path(char *buf, size_t size, const char *dir, const char *name, const char *ext) {
+    int n = snprintf(buf, size, "%s%s%s%s", dir, dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "", name, ext);
+    return n > 0 && (size_t)n < size;
+}
+
+/* Writes one of the two files; ok false (with g's error) when it cannot. */
+static tt_status tt__x_write_file(tt__xw *w, const char *dir, const char *ext, const char *upper, unsigned flags,
+                                  int64_t plain_arena, const float *expect, uint32_t hash) {
+    const char *fn = w->p->fn;
+    char path[4096];
+    if (!tt__x_path(path, sizeof path, dir, w->name, ext))
+        return tt__gfail(w->p->g, TT_ERR_ARG, "%s: dir '%s' is too long", fn, dir);
+    w->f = fopen(path, "w");
+    if (!w->f) return tt__gfail(w->p->g, TT_ERR_IO, "%s: cannot open '%s' for writing", fn, path);
+    w->failed = false;
+    if (ext[1] == 'h') tt__x_emit_header(w, upper, plain_arena);
+    else tt__x_write_c(w, upper, flags, expect, hash);
+    if (fclose(w->f) != 0) w->failed = true;
+    return w->failed ? tt__gfail(w->p->g, TT_ERR_IO, "%s: writing '%s' failed (disk full?)", fn, path) : TT_OK;
+}
+
+TT_API tt_status tt_graph_export_c_flags(tt_graph *g, const char *dir, const char *name, unsigned flags) {
+    const char *fn = "tt_graph_export_c";
+    tt__xplan p, plain;
+    tt__xw w;
+    char upper[72];
+    float *expect = NULL;
+    uint32_t hash = 0;
+    tt_status st;
+    size_t i;
+    int k, n_expect = 0;
+    if (!g) return TT_ERR_ARG;
+    if (!dir || !name) return tt__gfail(g, TT_ERR_ARG, "%s: %s is NULL", fn, dir ? "name" : "dir");
+    if (!tt__x_name_ok(name))
+        return tt__gfail(g, TT_ERR_ARG, "%s: name '%s' is not a C identifier of at most 64 characters", fn, name);
+    if (flags & ~(TT_EXPORT_NO_BANDS | TT_EXPORT_NO_SELFTEST))
+        return tt__gfail(g, TT_ERR_ARG, "%s: flags has unknown bits (%D), expected TT_EXPORT_* bits", fn, (int64_t)flags);
+    if ((st = tt__x_plan(&plain, g, fn, flags | TT_EXPORT_NO_BANDS)) != TT_OK) return st;
+    if ((st = tt__x_plan(&p, g, fn, flags)) != TT_OK) { tt__x_plan_free(&plain); return st; }
+    for (i = 0; i <= strlen(name); i++) upper[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
+    for (k = 0; k < g->n_outputs; k++) n_expect += (int)tt__min64(tt__x_io_numel(&p, true, k), TT__X_EXPECT_MAX);
+    if (!(flags & TT_EXPORT_NO_SELFTEST)) {
+        expect = (float *)tt__galloc(g, sizeof(float) * (size_t)(n_expect + 1));
+        st = expect ? tt__x_expected(&p, fn, expect, &hash) : tt__gfail(g, TT_ERR_OOM, "%s: out of memory", fn);
+    }
+    w.p = &p;
+    w.name = name;
+    if (st == TT_OK) st = tt__x_write_file(&w, dir, ".h", upper, flags, plain.arena_bytes, expect, hash);
+    if (st == TT_OK) st = tt__x_write_file(&w, dir, ".c", upper, flags, plain.arena_bytes, expect, hash);
+    tt__heap_free(&g->tape.alloc, expect);
+    tt__x_plan_free(&p);
+    tt__x_plan_free(&plain);
+    return st;
+}
+
+TT_API tt_status tt_graph_export_c(tt_graph *g, const char *dir, const char *name) {
+    return tt_graph_export_c_flags(g, dir, name, 0);
+}
+#endif /* TT_NO_STDIO */
 
 /* ==========================================================================
  * >>debug   printing
