@@ -15,8 +15,10 @@
 #                   machine limits, then every workload eager and compiled on 1 and all threads;
 #                   one table, also in bench/out/results.csv (never part of test)
 #   make bench-native  the same built with -march=native (bench/out/results_native.csv)
-#   make firmware   SimpleCNN as a compiled .ttg graph in flash, loaded with no heap on a Cortex-M4F
-#                   image and run under qemu-system-arm (part of test where the ARM tools are)
+#   make exported   graphs exported as C (tt_graph_export_c) built -Werror and checked against
+#                   their graphs and double references, plain and under ASan (part of test)
+#   make firmware   SimpleCNN exported as C, and as a .ttg graph loaded with no heap, each in a
+#                   Cortex-M4F image run under qemu-system-arm (part of test where the ARM tools are)
 #   make clean      remove build/
 
 # Build the test programs side by side (their runs stay in order, in the recipe of `test`).
@@ -46,7 +48,7 @@ HAVE_CROSS := $(shell command -v $(CROSS_CC) >/dev/null 2>&1 && command -v $(fir
 # qemu-system-arm is too (.ci/run installs both).
 HAVE_ARM   := $(shell command -v $(ARM_CC) >/dev/null 2>&1 && echo yes)
 
-.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native firmware clean FORCE
+.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native exported firmware clean FORCE
 
 all: examples
 
@@ -127,7 +129,7 @@ check-api:
 SUITE_RUNS := $(BUILD)/test_c99.run $(BUILD)/test_c11_clang.run $(BUILD)/test_cpp17.run $(BUILD)/test_gnu11.run \
               $(BUILD)/test_asan.run $(if $(HAVE_CROSS),$(BUILD)/test_aarch64.run) $(BUILD)/examples.run
 
-test: compile-matrix check-api $(SUITE_RUNS) $(if $(HAVE_ARM),firmware)
+test: compile-matrix check-api exported $(SUITE_RUNS) $(if $(HAVE_ARM),firmware)
 	@for t in c99 c11_clang cpp17 gnu11; do echo "test_$$t: $$(tail -n 1 $(BUILD)/test_$$t.log)"; done
 	@if [ -n "$(HAVE_CROSS)" ]; then echo "aarch64 (qemu, NEON pass): $$(tail -n 1 $(BUILD)/test_aarch64.log)"; \
 	 else echo "no $(CROSS_CC) or qemu-aarch64: the aarch64 suite is not run"; fi
@@ -203,6 +205,30 @@ $(BUILD)/bench_suite_native: bench/bench.c bench/bench_util.h bench/bench_models
 	@mkdir -p $(BUILD)
 	$(GCC) -std=c99 $(WARN) -O2 -march=native -I. $< -o $@ $(LIBS)
 
+# Exported C: tests/export/export_gen.c writes its models as C into $(EXPORT_DIR); the written
+# files are built with the warnings as errors beside tests/export/test_exported.c, which checks
+# them against their graphs (bitwise) and double references; once plain, once under ASan + UBSan.
+EXPORT_DIR  := $(BUILD)/export
+EXPORT_SRCS := $(addprefix $(EXPORT_DIR)/,simplecnn.c simplecnn_plain.c chain.c mixed.c)
+
+$(EXPORT_DIR)/stamp: tests/export/export_gen.c tests/export/export_models.h tinytrace.h
+	@mkdir -p $(EXPORT_DIR)
+	$(GCC) -std=c99 $(WARN) -O2 $< -o $(EXPORT_DIR)/export_gen $(LIBS)
+	./$(EXPORT_DIR)/export_gen $(EXPORT_DIR)
+	@touch $@
+$(EXPORT_SRCS): $(EXPORT_DIR)/stamp
+
+$(BUILD)/test_exported: tests/export/test_exported.c tests/export/export_models.h $(EXPORT_SRCS)
+	$(GCC) -std=c99 $(WARN) -O2 -I. -I$(EXPORT_DIR) tests/export/test_exported.c $(EXPORT_SRCS) -o $@ $(LIBS)
+$(BUILD)/test_exported_asan: tests/export/test_exported.c tests/export/export_models.h $(EXPORT_SRCS)
+	$(CLANG) -std=c99 $(WARN) -O1 -g $(SANITIZE) -I. -I$(EXPORT_DIR) tests/export/test_exported.c $(EXPORT_SRCS) -o $@ $(LIBS)
+
+exported: $(BUILD)/test_exported $(BUILD)/test_exported_asan
+	./$(BUILD)/test_exported
+	@ASAN_OPTIONS=detect_leaks=1 ./$(BUILD)/test_exported_asan > $(BUILD)/test_exported_asan.log 2>&1 || \
+	   { cat $(BUILD)/test_exported_asan.log; exit 1; }
+	@echo "test_exported (ASan + UBSan): $$(tail -n 1 $(BUILD)/test_exported_asan.log)"
+
 # Firmware: SimpleCNN traced on the host (tests/firmware/simplecnn_gen.c) and saved as a .ttg graph
 # in a const array; the Cortex-M4F image (tests/firmware/simplecnn_ttg.c, startup.c, link.ld) loads
 # it with no heap, runs it under qemu-system-arm (board mps2-an386, semihosting) and compares the
@@ -212,27 +238,58 @@ FW_DIR   := $(BUILD)/firmware
 FW_FLAGS := $(ARM_FLAGS) -ffunction-sections -fdata-sections
 FW_LINK  := -nostartfiles -T tests/firmware/link.ld -Wl,--gc-sections -Wl,--start-group -lc_nano -lm -lnosys -lgcc -Wl,--end-group
 
-firmware: $(FW_DIR)/simplecnn_ttg.elf
-	@arm-none-eabi-size $<
-	@echo "double-precision soft-float helpers linked: $$(arm-none-eabi-nm $< | grep -c ' __aeabi_d')"
-	@if arm-none-eabi-nm $< | grep -E ' (malloc|_malloc_r|_vfiprintf_r|printf|fopen)$$'; then echo "the image links malloc or stdio"; exit 1; fi
+# The exported image (the one the firmware issue measures) is $(FW_DIR)/simplecnn.elf: the
+# exported simplecnn.c with -Wdouble-promotion, checked to link no malloc, no stdio and no
+# double-precision routine (__aeabi_d*); its last line is read by tools.
+FW_FORBIDDEN := ' (malloc|_malloc_r|_vfiprintf_r|printf|fopen)$$'
+
+firmware: $(FW_DIR)/simplecnn_ttg.elf $(FW_DIR)/simplecnn.elf
+	@echo "== firmware: SimpleCNN loaded from a .ttg graph in flash ($(FW_DIR)/simplecnn_ttg.elf)"
+	@arm-none-eabi-size $(FW_DIR)/simplecnn_ttg.elf
+	@echo "double-precision soft-float helpers linked: $$(arm-none-eabi-nm $(FW_DIR)/simplecnn_ttg.elf | grep -c ' __aeabi_d')"
+	@if arm-none-eabi-nm $(FW_DIR)/simplecnn_ttg.elf | grep -E $(FW_FORBIDDEN); then echo "the image links malloc or stdio"; exit 1; fi
 	@if command -v qemu-system-arm >/dev/null 2>&1; then \
-	   if timeout 120 qemu-system-arm -M mps2-an386 -nographic -semihosting-config enable=on,target=native -kernel $<; \
+	   if timeout 120 qemu-system-arm -M mps2-an386 -nographic -semihosting-config enable=on,target=native -kernel $(FW_DIR)/simplecnn_ttg.elf; \
 	   then r=pass; else r=fail; fi; \
 	 else r="not run"; fi; \
-	 echo "firmware simplecnn (loaded .ttg): flash $$(arm-none-eabi-size $< | awk 'NR==2 {print $$1 + $$2}') B, emulator $$r"; \
+	 echo "firmware simplecnn (loaded .ttg): flash $$(arm-none-eabi-size $(FW_DIR)/simplecnn_ttg.elf | awk 'NR==2 {print $$1 + $$2}') B, emulator $$r"; \
 	 [ "$$r" != fail ]
+	@echo "== firmware: SimpleCNN exported as C ($(FW_DIR)/simplecnn.elf)"
+	@arm-none-eabi-size $(FW_DIR)/simplecnn.elf
+	@w=$$(arm-none-eabi-nm -S -t d $(FW_DIR)/simplecnn.elf | awk '$$4 ~ /^simplecnn_c[0-9]+$$/ {s += $$2} END {print s + 0}'); \
+	 f=$$(arm-none-eabi-size $(FW_DIR)/simplecnn.elf | awk 'NR==2 {print $$1 + $$2}'); \
+	 echo "flash $$f B: weights $$w B, code and the rest $$((f - w)) B"
+	@if arm-none-eabi-nm $(FW_DIR)/simplecnn.elf | grep -E $(FW_FORBIDDEN); then echo "the image links malloc or stdio"; exit 1; fi
+	@if arm-none-eabi-nm $(FW_DIR)/simplecnn.elf | grep ' __aeabi_d'; then echo "the image links double-precision routines"; exit 1; fi
+	@if command -v qemu-system-arm >/dev/null 2>&1; then \
+	   if timeout 120 qemu-system-arm -M mps2-an386 -nographic -semihosting-config enable=on,target=native -kernel $(FW_DIR)/simplecnn.elf; \
+	   then r=pass; else r=fail; fi; \
+	 else r="not run"; fi; \
+	 echo "firmware simplecnn: flash $$(arm-none-eabi-size $(FW_DIR)/simplecnn.elf | awk 'NR==2 {print $$1 + $$2}') B, arena $$(awk '/define SIMPLECNN_PLAIN_ARENA_BYTES/ {print $$3 + 0}' $(EXPORT_DIR)/simplecnn_plain.h) B, fused arena $$(awk '/define SIMPLECNN_ARENA_BYTES/ {print $$3 + 0}' $(EXPORT_DIR)/simplecnn.h) B, emulator $$r"; \
+	 [ "$$r" != fail ]
+
+# startup.c is bare-metal glue (register variables, a vector table of addresses): no -Wpedantic.
+$(FW_DIR)/startup.o: tests/firmware/startup.c tests/firmware/startup.h
+	@mkdir -p $(FW_DIR)
+	$(ARM_CC) -std=gnu99 -Wall -Wextra -Werror $(FW_FLAGS) -c $< -o $@
+
+$(FW_DIR)/simplecnn.elf: tests/firmware/simplecnn_export.c $(FW_DIR)/startup.o tests/firmware/link.ld \
+                         $(EXPORT_DIR)/simplecnn.c tinytrace.h
+	@mkdir -p $(FW_DIR)
+	$(ARM_CC) -std=c99 $(WARN) -Wdouble-promotion $(FW_FLAGS) -DTT_NO_THREADS -DTT_NO_STDIO -DTT_NO_MALLOC -I. -I$(EXPORT_DIR) \
+	  -c $(EXPORT_DIR)/simplecnn.c -o $(FW_DIR)/simplecnn.o
+	$(ARM_CC) -std=c99 $(WARN) -Wdouble-promotion $(FW_FLAGS) -I$(EXPORT_DIR) -c tests/firmware/simplecnn_export.c -o $(FW_DIR)/simplecnn_main.o
+	$(ARM_CC) $(FW_FLAGS) $(FW_DIR)/simplecnn.o $(FW_DIR)/simplecnn_main.o $(FW_DIR)/startup.o $(FW_LINK) \
+	  -Wl,-Map=$(FW_DIR)/simplecnn.map -o $@
 
 $(FW_DIR)/simplecnn_graph.h: tests/firmware/simplecnn_gen.c tinytrace.h
 	@mkdir -p $(FW_DIR)
 	$(GCC) -std=c99 $(WARN) -O2 $< -o $(FW_DIR)/simplecnn_gen $(LIBS)
 	./$(FW_DIR)/simplecnn_gen $@
 
-# startup.c is bare-metal glue (register variables, a vector table of addresses): no -Wpedantic.
-$(FW_DIR)/simplecnn_ttg.elf: tests/firmware/simplecnn_ttg.c tests/firmware/startup.c tests/firmware/startup.h \
-                             tests/firmware/link.ld $(FW_DIR)/simplecnn_graph.h tinytrace.h
+$(FW_DIR)/simplecnn_ttg.elf: tests/firmware/simplecnn_ttg.c $(FW_DIR)/startup.o tests/firmware/link.ld \
+                             $(FW_DIR)/simplecnn_graph.h tinytrace.h
 	$(ARM_CC) -std=c99 $(WARN) $(FW_FLAGS) -I$(FW_DIR) -c tests/firmware/simplecnn_ttg.c -o $(FW_DIR)/simplecnn_ttg.o
-	$(ARM_CC) -std=gnu99 -Wall -Wextra -Werror $(FW_FLAGS) -c tests/firmware/startup.c -o $(FW_DIR)/startup.o
 	$(ARM_CC) $(FW_FLAGS) $(FW_DIR)/simplecnn_ttg.o $(FW_DIR)/startup.o $(FW_LINK) -Wl,-Map=$(FW_DIR)/simplecnn_ttg.map -o $@
 
 clean:

@@ -1056,7 +1056,7 @@ TT__MAYBE_UNUSED static void tt__acc_add(tt__acc *a, float x) {
 TT__MAYBE_UNUSED static float tt__acc_mean(const tt__acc *a, int64_t n) { return a->sum / (float)n; }
 #else
 typedef struct tt__acc { double sum; } tt__acc;
-TT__MAYBE_UNUSED static void tt__acc_add(tt__acc *a, float x) { a->sum += x; }
+TT__MAYBE_UNUSED static void tt__acc_add(tt__acc *a, float x) { a->sum += (double)x; }
 TT__MAYBE_UNUSED static float tt__acc_mean(const tt__acc *a, int64_t n) { return (float)(a->sum / (double)n); }
 #endif
 TT__MAYBE_UNUSED static tt__acc tt__acc_zero(void) {
@@ -2118,7 +2118,7 @@ static void tt__store(void *p, tt_dtype dt, int64_t i, double v) {
 /* v as a tensor of dtype dt holds it: stored, then loaded back (what a cast keeps). */
 static float tt__round_trip(tt_dtype dt, float v) {
     unsigned char cell[8];
-    tt__store(cell, dt, 0, v);
+    tt__store(cell, dt, 0, (double)v);
     return tt__load(cell, dt, 0);
 }
 
@@ -2262,7 +2262,7 @@ TT_API tt_tensor *tt_full(tt_ctx *ctx, tt_dtype dtype, int ndim, const int64_t *
     return tt__full(ctx, "tt_full", dtype, ndim, shape, value);
 }
 TT_API tt_tensor *tt_scalar(tt_ctx *ctx, float value) {
-    return tt__full(ctx, "tt_scalar", TT_F32, 0, NULL, value);
+    return tt__full(ctx, "tt_scalar", TT_F32, 0, NULL, (double)value);
 }
 
 TT_API tt_tensor *tt_arange(tt_ctx *ctx, tt_dtype dtype, double start, double stop, double step) {
@@ -3368,7 +3368,7 @@ static void tt__copy_into(tt_tensor *dst, const tt_tensor *src) {
     for (r = 0; r < L.rows; r++, tt__loop_next(&L)) {
         int64_t od = L.off[0], os = L.off[1], sd = L.inner[0], ss = L.inner[1];
         if (dst->dtype != src->dtype) {
-            for (i = 0; i < L.n; i++) tt__store(dst->data, dst->dtype, od + i * sd, tt__load(src->data, src->dtype, os + i * ss));
+            for (i = 0; i < L.n; i++) tt__store(dst->data, dst->dtype, od + i * sd, (double)tt__load(src->data, src->dtype, os + i * ss));
         } else if (es == 4) {
             uint32_t *d = (uint32_t *)dst->data + od;
             const uint32_t *s = (const uint32_t *)src->data + os;
@@ -3805,7 +3805,7 @@ TT__BINARY_OPS(TT__BINARY_FN, _)
 static tt_tensor *tt__binary_scalar(tt_ctx *ctx, const char *name, tt__opcode op, tt_tensor *x, float s) {
     tt_tensor *st;
     if (!ctx || !x) return NULL;
-    st = tt__full(ctx, name, TT_F32, 0, NULL, s);
+    st = tt__full(ctx, name, TT_F32, 0, NULL, (double)s);
     return st ? tt__binary(ctx, name, op, x, st) : NULL;
 }
 TT_API tt_tensor *tt_add_scalar(tt_ctx *ctx, tt_tensor *x, float s) { return tt__binary_scalar(ctx, "tt_add_scalar", TT__OP_ADD, x, s); }
@@ -3945,9 +3945,9 @@ TT__INLINE double tt__reduce_row(int op, const float *x, int64_t K, int64_t corr
     switch (op) {
     case TT__OP_SUM:  return tt__sum_f64(x, K);
     case TT__OP_MEAN: return tt__sum_f64(x, K) / (double)K;
-    case TT__OP_PROD: acc = 1; for (i = 0; i < K; i++) acc *= x[i]; return acc;
-    case TT__OP_MAX:  return tt__extreme_f32(x, K, true);
-    case TT__OP_MIN:  return tt__extreme_f32(x, K, false);
+    case TT__OP_PROD: acc = 1; for (i = 0; i < K; i++) acc *= (double)x[i]; return acc;
+    case TT__OP_MAX:  return (double)tt__extreme_f32(x, K, true);
+    case TT__OP_MIN:  return (double)tt__extreme_f32(x, K, false);
     case TT__OP_VAR: case TT__OP_STD:
         mean = tt__sum_f64(x, K) / (double)K;
         acc = tt__sum_sq_dev_f64(x, K, mean);
@@ -4006,7 +4006,7 @@ TT__INLINE void tt__reduce_task_body(void *arg, int64_t t, int thread) {
     int64_t m, m1 = tt__min64(j->M, (t + 1) * j->rows_per_task);
     (void)thread;
     for (m = t * j->rows_per_task; m < m1; m++) {
-        double v = j->K == 0 ? (j->op == TT__OP_PROD ? 1.0 : j->op == TT__OP_SUM ? 0.0 : NAN)
+        double v = j->K == 0 ? (j->op == TT__OP_PROD ? 1.0 : j->op == TT__OP_SUM ? 0.0 : (double)NAN)
                              : tt__reduce_row(j->op, j->x + m * j->K, j->K, j->correction);
         tt__store(j->out->data, j->out->dtype, j->out->offset + m, v);
     }
@@ -4255,7 +4255,7 @@ static bool tt__exec_row_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     j.x = (const float *)tt__ptr(xc);
     j.y = (float *)tt__ptr(out);
     j.M = x->numel / j.K;
-    j.eps = c->a.f[0];
+    j.eps = (double)c->a.f[0];
     j.rms = c->op == TT__OP_RMS_NORM;
     j.rows_per_task = tt__max64(1, TT__TASK_ELEMS / j.K);
     tt__parallel_for(ctx, ctx->kern->norm_task, &j, (j.M + j.rows_per_task - 1) / j.rows_per_task);
@@ -4320,8 +4320,8 @@ static bool tt__exec_batch_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) 
     xd = (const float *)tt__ptr(xc);
     for (n = 0; n < N; n++) {
         for (ch = 0; ch < C; ch++) {
-            double inv = 1.0 / sqrt((double)va[ch] + c->a.f[0]), m = mu[ch];
-            double scale = w ? inv * w[ch] : inv, shift = b ? b[ch] : 0.0;
+            double inv = 1.0 / sqrt((double)va[ch] + (double)c->a.f[0]), m = (double)mu[ch];
+            double scale = w ? inv * (double)w[ch] : inv, shift = b ? (double)b[ch] : 0.0;
             ctx->kern->affine_row((float *)tt__ptr(out) + (n * C + ch) * S, xd + (n * C + ch) * S, S, m, scale, shift);
         }
     }
@@ -4370,10 +4370,10 @@ static bool tt__exec_group_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) 
         for (g = 0; g < G; g++) {
             int64_t cg = C / G, base = (n * C + g * cg) * S;
             double mean, inv;
-            tt__moments(xd + base, cg * S, c->a.f[0], &mean, &inv);
+            tt__moments(xd + base, cg * S, (double)c->a.f[0], &mean, &inv);
             for (ch = 0; ch < cg; ch++) {
                 int64_t k = g * cg + ch;
-                double scale = w ? inv * w[k] : inv, shift = b ? b[k] : 0.0;
+                double scale = w ? inv * (double)w[k] : inv, shift = b ? (double)b[k] : 0.0;
                 ctx->kern->affine_row(yd + base + ch * S, xd + base + ch * S, S, mean, scale, shift);
             }
         }
@@ -6600,7 +6600,7 @@ static bool tt__exec_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         tt__pad_gather(c, x, out);
         return true;
     }
-    for (e = 0; e < out->numel; e++) tt__store(out->data, out->dtype, out->offset + e, c->a.f[0]);
+    for (e = 0; e < out->numel; e++) tt__store(out->data, out->dtype, out->offset + e, (double)c->a.f[0]);
     for (i = 0; i < (int)c->a.i[0]; i += 2) {          /* the middle of out, where x goes */
         int ax = x->ndim - 1 - i / 2;
         tt_tensor next;
@@ -8101,13 +8101,13 @@ static tt_status tt__pass_fold_bn(tt_graph *g, bool *live) {
         if (!wd) return tt__gfail(g, TT_ERR_OOM, "tt_graph_compile: out of memory");
         bd = wd + w->numel;
         for (o = 0; o < O; o++) {
-            double gamma = c[2] >= 0 ? tt__load(g->tape.values[c[2]].data, g->tape.values[c[2]].meta.dtype, o) : 1.0;
-            double beta = c[3] >= 0 ? tt__load(g->tape.values[c[3]].data, g->tape.values[c[3]].meta.dtype, o) : 0.0;
-            double mean = tt__load(g->tape.values[c[0]].data, g->tape.values[c[0]].meta.dtype, o);
-            double var = tt__load(g->tape.values[c[1]].data, g->tape.values[c[1]].meta.dtype, o);
-            double s = gamma / sqrt(var + bn->a.f[0]);
-            double b0 = bv >= 0 ? tt__load(g->tape.values[bv].data, g->tape.values[bv].meta.dtype, o) : 0.0;
-            for (e = 0; e < per; e++) wd[o * per + e] = (float)(tt__load(g->tape.values[wv].data, w->dtype, o * per + e) * s);
+            double gamma = c[2] >= 0 ? (double)tt__load(g->tape.values[c[2]].data, g->tape.values[c[2]].meta.dtype, o) : 1.0;
+            double beta = c[3] >= 0 ? (double)tt__load(g->tape.values[c[3]].data, g->tape.values[c[3]].meta.dtype, o) : 0.0;
+            double mean = (double)tt__load(g->tape.values[c[0]].data, g->tape.values[c[0]].meta.dtype, o);
+            double var = (double)tt__load(g->tape.values[c[1]].data, g->tape.values[c[1]].meta.dtype, o);
+            double s = gamma / sqrt(var + (double)bn->a.f[0]);
+            double b0 = bv >= 0 ? (double)tt__load(g->tape.values[bv].data, g->tape.values[bv].meta.dtype, o) : 0.0;
+            for (e = 0; e < per; e++) wd[o * per + e] = (float)((double)tt__load(g->tape.values[wv].data, w->dtype, o * per + e) * s);
             bd[o] = (float)((b0 - mean) * s + beta);
         }
         nw.data = wd; nw.offset = 0;
@@ -9301,7 +9301,7 @@ static void tt__fused_chunk(const tt__fused_job *j, const tt__loop *L, int64_t c
                 if (R[u->a] != (float *)o->data + base)   /* not already computed in place */
                     memcpy((float *)o->data + base, R[u->a], (size_t)cnt * sizeof(float));
             }
-            else for (e = 0; e < cnt; e++) tt__store(o->data, o->dtype, base + e, R[u->a][e]);
+            else for (e = 0; e < cnt; e++) tt__store(o->data, o->dtype, base + e, (double)R[u->a][e]);
             break;
         }
         default: break;
@@ -9515,11 +9515,11 @@ static bool tt__compare(const tt_tensor *got, const tt_tensor *want, double atol
     *max_abs = 0;
     *max_rel = 0;
     for (i = 0; i < want->numel; i++) {
-        double a = tt__load(got->data, got->dtype, tt__offset_of(got, i));
-        double b = tt__load(want->data, want->dtype, tt__offset_of(want, i));
+        double a = (double)tt__load(got->data, got->dtype, tt__offset_of(got, i));
+        double b = (double)tt__load(want->data, want->dtype, tt__offset_of(want, i));
         double d;
         if (a == b || (a != a && b != b)) continue;    /* equal, equal infinities, or both NaN */
-        d = (a != a || b != b) ? INFINITY : fabs(a - b);
+        d = (a != a || b != b) ? (double)INFINITY : fabs(a - b);
         if (d > *max_abs) *max_abs = d;
         if (d / (fabs(b) > 1e-30 ? fabs(b) : 1e-30) > *max_rel) *max_rel = d / (fabs(b) > 1e-30 ? fabs(b) : 1e-30);
         if (!(d <= atol + rtol * fabs(b))) ok = false;
@@ -12077,43 +12077,51 @@ typedef struct tt__xconv {
     int64_t N, C, H, W, O, KH, KW, OH, OW, sh, sw, ph, pw, dh, dw, groups;
 } tt__xconv;
 
-/* C[M,N] (rows ldc apart) = A B, then the epilogue: summed as the graph's GEMM sums it with
-   the C twin. Where the graph takes the packed path (each element over k in order from 0),
-   B's rows contiguous go through the direct loops (the same sums), others through a plain
-   loop; elsewhere the direct loops, as the graph. */
+/* C[M,N] (rows ldc apart) = A B, then the epilogue: every element summed as the graph's GEMM
+   sums it with the C twin (tt__gemm_task, tile by tile; the packed path's micro-kernel sums
+   over k in order from 0 too): B's rows contiguous, row by row with tt__axpy (over k in
+   order); B's columns contiguous, the 32-lane dot products of tt__dot, or, where the graph
+   packs B, in order. No tiles here: each element's sum is the same in any tile. */
 TT__MAYBE_UNUSED static void tt__x_gemm(int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                                         const float *B, int64_t sbk, int64_t sbn, float *C, int64_t ldc,
                                         const tt__epilogue *ep) {
-    tt__gemm_job g;
-    int64_t i, j, k, t, tiles;
-    if (sbn != 1 && tt__gemm_is_packed_mr(TT__MR_REF, M, N, K)) {
-        for (i = 0; i < M; i++)
+    int64_t i, j, k;
+    for (i = 0; i < M; i++) {
+        float *c = C + i * ldc;
+        const float *a = A + i * sam;
+        if (sbn == 1) {
+            for (j = 0; j < N; j++) c[j] = 0.0f;
+            for (k = 0; k < K; k++) tt__axpy(c, B + k * sbk, a[k * sak], N);
+        } else if (tt__gemm_is_packed_mr(TT__MR_REF, M, N, K)) {
             for (j = 0; j < N; j++) {
                 float s = 0.0f;
-                for (k = 0; k < K; k++) s += A[i * sam + k * sak] * B[k * sbk + j * sbn];
-                C[i * ldc + j] = s;
+                for (k = 0; k < K; k++) s += a[k * sak] * B[k * sbk + j * sbn];
+                c[j] = s;
             }
-        tt__epilogue_block(ep, C, ldc, 0, 0, M, N);
-        return;
+        } else {                                       /* sak == sbk == 1: the direct loops' dots */
+            for (j = 0; j < N; j++) c[j] = tt__dot(a, B + j * sbn, K);
+        }
     }
-    g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn; g.ldc = ldc;
-    g.A = A; g.B = B; g.C = C; g.ep = ep;
-    g.n_col_tiles = (N + TT__GEMM_NB - 1) / TT__GEMM_NB;
-    tiles = ((M + TT__GEMM_MB - 1) / TT__GEMM_MB) * g.n_col_tiles;
-    for (t = 0; t < tiles; t++) tt__gemm_task_ref(&g, t, 0);
+    tt__epilogue_block(ep, C, ldc, 0, 0, M, N);
 }
+
+/* Channels per group. Channel and pixel counts fit 32 bits (the exporter checks): a
+   Cortex-M divides those in one instruction, 64-bit ones in a 700-byte library routine. */
+static int64_t tt__x_per_group(int64_t channels, int64_t groups) { return (int32_t)channels / (int32_t)groups; }
 
 /* The column matrix of output pixels [p0, p1) of one image's group (x: its first channel):
    row (c*KH + kh)*KW + kw holds what tap (kh, kw) of channel c reads, zero in the padding,
-   as the graph's im2col. */
+   as the graph's im2col (pixel numbers in 32 bits). */
 TT__MAYBE_UNUSED static void tt__x_im2col(const tt__xconv *s, const float *x, int64_t p0, int64_t p1, float *col) {
-    int64_t n = p1 - p0, Cg = s->C / s->groups, c, kh, kw, q;
+    int64_t n = p1 - p0, Cg = tt__x_per_group(s->C, s->groups), c, kh, kw, q;
+    int32_t OW = (int32_t)s->OW;
     for (c = 0; c < Cg; c++)
         for (kh = 0; kh < s->KH; kh++)
             for (kw = 0; kw < s->KW; kw++) {
                 float *d = col + ((c * s->KH + kh) * s->KW + kw) * n;
                 for (q = 0; q < n; q++) {
-                    int64_t oh = (p0 + q) / s->OW, ow = (p0 + q) % s->OW;
+                    int32_t pix = (int32_t)(p0 + q);
+                    int64_t oh = pix / OW, ow = pix % OW;
                     int64_t ih = oh * s->sh - s->ph + kh * s->dh, iw = ow * s->sw - s->pw + kw * s->dw;
                     d[q] = ih >= 0 && ih < s->H && iw >= 0 && iw < s->W ? x[(c * s->H + ih) * s->W + iw] : 0.0f;
                 }
@@ -12125,7 +12133,7 @@ TT__MAYBE_UNUSED static void tt__x_im2col(const tt__xconv *s, const float *x, in
    and the ReLU as its epilogue, as the graph's. */
 TT__MAYBE_UNUSED static void tt__x_conv_band(const tt__xconv *s, const float *x, const float *w, const float *b, bool relu,
                                              int64_t n, int64_t g, int64_t p0, int64_t p1, float *col, float *y, int64_t ldy) {
-    int64_t Cg = s->C / s->groups, Og = s->O / s->groups, Kc = Cg * s->KH * s->KW;
+    int64_t Cg = tt__x_per_group(s->C, s->groups), Og = tt__x_per_group(s->O, s->groups), Kc = Cg * s->KH * s->KW;
     tt__epilogue ep;
     ep.bias = b ? b + g * Og : NULL;
     ep.bias_kind = b ? TT__BIAS_ROWS : TT__BIAS_NONE;
@@ -12138,7 +12146,7 @@ TT__MAYBE_UNUSED static void tt__x_conv_band(const tt__xconv *s, const float *x,
    depthwise (one input channel per group) slides its window directly, as the graph's. */
 TT__MAYBE_UNUSED static void tt__x_conv2d(const tt__xconv *s, const float *x, const float *w, const float *b, int relu,
                                           float *y, int64_t band, float *col) {
-    int64_t n, g, p0, hw = s->OH * s->OW, Og = s->O / s->groups;
+    int64_t n, g, p0, hw = s->OH * s->OW, Og = tt__x_per_group(s->O, s->groups);
     if (s->groups > 1 && s->C == s->groups) {
         tt__conv_job j;
         memset(&j, 0, sizeof j);
@@ -12161,26 +12169,19 @@ TT__MAYBE_UNUSED static void tt__x_conv2d(const tt__xconv *s, const float *x, co
    the column matrix), pooled as the graph's max_pool pools them. */
 TT__MAYBE_UNUSED static void tt__x_conv2d_maxpool2(const tt__xconv *s, const float *x, const float *w, const float *b,
                                                    int relu, float *y, int64_t rows, float *scratch) {
-    int64_t PH = s->OH / 2, PW = s->OW / 2, Kc = s->C * s->KH * s->KW, n, r0, o, a;
-    float *col = scratch, *band = scratch + Kc * 2 * rows * s->OW;
-    tt__pool_job j;                                    /* one channel of the band: the graph's 2x2 pool */
-    memset(&j, 0, sizeof j);
-    j.is_max = true;
-    for (a = 0; a < 3; a++) { j.k[a] = a ? 2 : 1; j.s[a] = a ? 2 : 1; j.d[a] = 1; }
-    j.in[0] = j.out[0] = 1;
-    j.in[2] = s->OW;
-    j.out[2] = PW;
+    int64_t PH = s->OH / 2, PW = s->OW / 2, OW = s->OW, Kc = s->C * s->KH * s->KW, n, r0, r, o, q;
+    float *col = scratch, *band = scratch + Kc * 2 * rows * OW;
     for (n = 0; n < s->N; n++)
         for (r0 = 0; r0 < PH; r0 += rows) {
-            int64_t r1 = tt__min64(PH, r0 + rows), P = 2 * (r1 - r0) * s->OW;
-            tt__x_conv_band(s, x, w, b, relu != 0, n, 0, 2 * r0 * s->OW, 2 * r1 * s->OW, col, band, P);
-            j.in[1] = 2 * (r1 - r0);
-            j.out[1] = r1 - r0;
-            for (o = 0; o < s->O; o++) {
-                j.x = band + o * P;
-                j.y = y + ((n * s->O + o) * PH + r0) * PW;
-                tt__pool_plane_ref(&j, 0);
-            }
+            int64_t r1 = tt__min64(PH, r0 + rows), P = 2 * (r1 - r0) * OW;
+            tt__x_conv_band(s, x, w, b, relu != 0, n, 0, 2 * r0 * OW, 2 * r1 * OW, col, band, P);
+            for (o = 0; o < s->O; o++)
+                for (r = r0; r < r1; r++) {            /* as the graph's 2x2 pool: the rows' maximum, then each pair's */
+                    const float *top = band + o * P + 2 * (r - r0) * OW, *bottom = top + OW;
+                    float *d = y + ((n * s->O + o) * PH + r) * PW;
+                    for (q = 0; q < PW; q++)
+                        d[q] = tt__maxf(tt__maxf(top[2 * q], bottom[2 * q]), tt__maxf(top[2 * q + 1], bottom[2 * q + 1]));
+                }
         }
 }
 
@@ -12446,6 +12447,10 @@ static tt_status tt__x_plan_steps(tt__xplan *p, unsigned flags) {
         }
         if (st->kind == TT__XS_CONV) {
             tt__xconv s = tt__x_conv_of(p, &g->tape.nodes[kn]);
+            if (s.OH * s.OW > INT32_MAX || s.C > INT32_MAX || s.O > INT32_MAX)   /* counted in 32 bits */
+                return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: node %d (%s) has %D output pixels an image and %D, %D "
+                                 "channels: exported convolutions count them in 32 bits", p->fn, kn, g->tape.nodes[kn].name,
+                                 s.OH * s.OW, s.C, s.O);
             if (!tt__x_depthwise(&s)) {
                 st->unit_bytes = s.C / s.groups * s.KH * s.KW * (int64_t)sizeof(float);
                 st->units = s.OH * s.OW;
@@ -12666,6 +12671,7 @@ TT_API size_t tt_graph_export_arena(tt_graph *g, unsigned flags) {
 #ifndef TT_NO_STDIO
 
 #define TT__X_EXPECT_MAX 64            /* outputs' first values name_selftest compares */
+#define TT__X_IDX (TT_MAX_DIMS * 40 + 8)   /* an index expression: " + i7 * <int64>" per dim */
 
 typedef struct tt__xw {
     FILE       *f;
@@ -12699,7 +12705,10 @@ static const char *tt__x_ptr(const tt__xw *w, int v, char *buf, size_t size) {
     const tt__xplan *p = w->p;
     int r;
     long long rel;
-    if (v < 0) return "NULL";
+    if (v < 0) {                                       /* an absent optional input (a bias) */
+        snprintf(buf, size, "NULL");
+        return buf;
+    }
     r = tt__x_root(p, v);
     rel = (long long)tt__x_rel(p, v);
     switch (p->where[r]) {
@@ -12717,7 +12726,7 @@ static const char *tt__x_ptr(const tt__xw *w, int v, char *buf, size_t size) {
 
 /* The loops over shape (the elements in order, e their index), each of n_in tensors read at
    idx[k] (broadcast strides st[k]); the body follows, then tt__x_loop_close. */
-static void tt__x_loop_open(tt__xw *w, int nd, const int64_t *shape, int n_in, int64_t st[][TT_MAX_DIMS], char idx[][160]) {
+static void tt__x_loop_open(tt__xw *w, int nd, const int64_t *shape, int n_in, int64_t st[][TT_MAX_DIMS], char idx[][TT__X_IDX]) {
     int64_t contig[TT_MAX_DIMS], numel = 1;
     bool flat = true;
     int d, k;
@@ -12732,17 +12741,19 @@ static void tt__x_loop_open(tt__xw *w, int nd, const int64_t *shape, int n_in, i
         tt__xprintf(w, "        int64_t e;\n        for (e = 0; e < %lld; e++) {\n", (long long)numel);
         return;
     }
-    tt__xprintf(w, "        int64_t i[%d], e;\n", nd);
-    for (d = 0; d < nd; d++) tt__xprintf(w, "        for (i[%d] = 0; i[%d] < %lld; i[%d]++)\n", d, d, (long long)shape[d], d);
-    tt__xprintf(w, "        {\n            e = i[0]");
-    for (d = 1; d < nd; d++) tt__xprintf(w, " * %lld + i[%d]", (long long)shape[d], d);
+    tt__xprintf(w, "        int64_t e");
+    for (d = 0; d < nd; d++) tt__xprintf(w, ", i%d", d);
+    tt__xprintf(w, ";\n");
+    for (d = 0; d < nd; d++) tt__xprintf(w, "        for (i%d = 0; i%d < %lld; i%d++)\n", d, d, (long long)shape[d], d);
+    tt__xprintf(w, "        {\n            e = i0");
+    for (d = 1; d < nd; d++) tt__xprintf(w, " * %lld + i%d", (long long)shape[d], d);
     tt__xprintf(w, ";\n");
     for (k = 0; k < n_in; k++) {
         size_t at = 0;
         if (idx[k][0]) continue;
         for (d = 0; d < nd; d++)
-            if (st[k][d] != 0 && at + 48 < 160)
-                at += (size_t)snprintf(idx[k] + at, 160 - at, "%si[%d] * %lld", at ? " + " : "", d, (long long)st[k][d]);
+            if (st[k][d] != 0)                         /* at most 40 characters a dim */
+                at += (size_t)snprintf(idx[k] + at, TT__X_IDX - at, "%si%d * %lld", at ? " + " : "", d, (long long)st[k][d]);
     }
 }
 
@@ -12761,7 +12772,7 @@ static void tt__x_emit_program(tt__xw *w, const tt__node *n) {
     const struct tt__program *pr = &p->g->progs[n->a.i[0]];
     const tt_tensor *o0 = &p->g->rt[pr->outs[0]];
     int64_t st[TT__MAX_OPS][TT_MAX_DIMS];
-    char idx[TT__MAX_OPS][160], buf[96], f0[40], f1[40];
+    char idx[TT__MAX_OPS][TT__X_IDX], buf[96], f0[40], f1[40];
     int k, i;
     for (k = 0; k < pr->n_in; k++) {
         int v = tt__x_prog_in(p, n, k);
@@ -12860,7 +12871,7 @@ static void tt__x_emit_kernel(tt__xw *w, const tt__xstep *st) {
         tt__xprintf(w, "        tt__x_linear(%s, %s, %s, %d, %s, %lld, %lld, %lld);\n", in0, in1, in2, st->relu ? 1 : 0, out,
                     (long long)(N ? y->numel / N : 0), (long long)N, (long long)K);
     } else {                                           /* matmul of two matrices (checked in the plan) */
-        tt__xprintf(w, "        static const tt__epilogue relu = {NULL, TT__BIAS_NONE, 1};\n");
+        if (st->relu) tt__xprintf(w, "        static const tt__epilogue relu = {NULL, TT__BIAS_NONE, 1};\n");
         tt__xprintf(w, "        tt__x_gemm(%lld, %lld, %lld, %s, %lld, 1, %s, %lld, 1, %s, %lld, %s);\n", (long long)y->shape[0],
                     (long long)y->shape[1], (long long)x->shape[1], in0, (long long)x->shape[1], in1, (long long)y->shape[1],
                     out, (long long)y->shape[1], st->relu ? "&relu" : "NULL");
@@ -12902,7 +12913,7 @@ static void tt__x_emit_output_copies(tt__xw *w) {
         int v = tt__rv(p->g, p->g->outputs[i]), r = tt__x_root(p, v);
         const tt_tensor *t = &p->g->rt[v];
         int64_t st[1][TT_MAX_DIMS];
-        char idx[1][160], buf[96];
+        char idx[1][TT__X_IDX], buf[96];
         int d;
         if (p->where[r] == TT__XL_OUTPUT && p->index[r] == i) continue;
         for (d = 0; d < t->ndim; d++) st[0][d] = t->shape[d] == 1 ? 0 : t->stride[d];
@@ -12985,49 +12996,67 @@ static int64_t tt__x_io_numel(const tt__xplan *p, bool output, int i) {
     return tt__x_meta(p, output ? tt__rv(p->g, p->g->outputs[i]) : p->g->tape.inputs[i])->numel;
 }
 
-static void tt__x_emit_header(tt__xw *w, const char *upper, int64_t plain_arena) {
+/* The number of output values name_selftest compares: up to TT__X_EXPECT_MAX of each. */
+static int tt__x_n_expected(const tt__xplan *p) {
+    int i, n = 0;
+    for (i = 0; i < p->g->n_outputs; i++) n += (int)tt__min64(tt__x_io_numel(p, true, i), TT__X_EXPECT_MAX);
+    return n;
+}
+
+static void tt__x_emit_header(tt__xw *w, const char *upper, int64_t plain_arena, unsigned flags) {
     const tt__xplan *p = w->p;
-    int64_t io = 0;
+    int64_t at = 0;
     char shape[96];
     int i;
     tt__xprintf(w, "/* %s.h - written by tinytrace %s (tt_graph_export_c): a compiled graph as C for firmware.\n"
                 "   %s_run computes the graph: inputs and outputs are the caller's f32 buffers (contiguous),\n"
-                "   arena %s_ARENA_BYTES = %lld bytes of working memory, 8-byte aligned (with every feature map\n"
-                "   whole, no band fusion: %lld B). Returns 0, or -1 when a pointer is NULL. %s_selftest(work) runs it on\n"
-                "   fixed inputs (work: %s_SELFTEST_BYTES) and returns 0 when the outputs' bits equal the host's,\n"
-                "   1 when they agree within 1e-5 relative (another libm or TT_FLOAT_ACCUM), -1 when not. */\n",
-                w->name, TT_VERSION_STRING, w->name, upper, (long long)p->arena_bytes, (long long)plain_arena, w->name, upper);
-    tt__xprintf(w, "#ifndef %s_H\n#define %s_H\n\n#define %s_ARENA_BYTES %lldu\n", upper, upper, upper, (long long)p->arena_bytes);
+                "   arena %s_ARENA_BYTES = %lld bytes of working memory, 8-byte aligned (with every feature\n"
+                "   map whole, no band fusion: %lld B). Returns 0, or -1 when a pointer is NULL.\n",
+                w->name, TT_VERSION_STRING, w->name, upper, (long long)p->arena_bytes, (long long)plain_arena);
+    if (!(flags & TT_EXPORT_NO_SELFTEST))
+        tt__xprintf(w, "   %s_selftest(work) runs it on fixed inputs in work (%s_SELFTEST_BYTES: the arena, then\n"
+                    "   each input and each output, output i at byte %s_OUTPUTi_AT) and returns 0 when the outputs'\n"
+                    "   bits equal the host's, 1 when they agree within 1e-5 relative (another libm, or\n"
+                    "   TT_FLOAT_ACCUM), -1 when not; %s_expected holds the host's first outputs.\n",
+                    w->name, upper, upper, w->name);
+    tt__xprintf(w, "*/\n#ifndef %s_H\n#define %s_H\n\n#define %s_ARENA_BYTES %lldu\n", upper, upper, upper, (long long)p->arena_bytes);
     tt__xprintf(w, "#define %s_NUM_INPUTS %d\n#define %s_NUM_OUTPUTS %d\n", upper, p->g->tape.n_inputs, upper, p->g->n_outputs);
+    at = p->arena_bytes;
     for (i = 0; i < p->g->tape.n_inputs; i++) {
         const tt__value *val = &p->g->tape.values[p->g->tape.inputs[i]];
-        io += (int64_t)tt__round_up((size_t)val->meta.numel * 4, 8);
+        at += (int64_t)tt__round_up((size_t)val->meta.numel * 4, 8);
         tt__xprintf(w, "#define %s_INPUT%d_FLOATS %lld   /* '%s' %s */\n", upper, i, (long long)val->meta.numel, val->name,
                     tt_shape_str(&val->meta, shape, sizeof shape));
     }
     for (i = 0; i < p->g->n_outputs; i++) {
-        io += (int64_t)tt__round_up((size_t)tt__x_io_numel(p, true, i) * 4, 8);
         tt__xprintf(w, "#define %s_OUTPUT%d_FLOATS %lld   /* %s */\n", upper, i, (long long)tt__x_io_numel(p, true, i),
                     tt_shape_str(tt__x_meta(p, tt__rv(p->g, p->g->outputs[i])), shape, sizeof shape));
+        if (!(flags & TT_EXPORT_NO_SELFTEST)) tt__xprintf(w, "#define %s_OUTPUT%d_AT %lldu\n", upper, i, (long long)at);
+        at += (int64_t)tt__round_up((size_t)tt__x_io_numel(p, true, i) * 4, 8);
     }
-    tt__xprintf(w, "#define %s_SELFTEST_BYTES (%s_ARENA_BYTES + %lldu)\n\n", upper, upper, (long long)io);
-    tt__xprintf(w, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
-                "int %s_run(const float *const *inputs, float *const *outputs, void *arena);\n"
-                "int %s_selftest(void *work);\n#ifdef __cplusplus\n}\n#endif\n#endif\n", w->name, w->name);
+    if (!(flags & TT_EXPORT_NO_SELFTEST))
+        tt__xprintf(w, "#define %s_SELFTEST_BYTES %lldu\n#define %s_EXPECTED_FLOATS %d\n", upper, (long long)at, upper,
+                    tt__max64(tt__x_n_expected(p), 1));
+    tt__xprintf(w, "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n"
+                "int %s_run(const float *const *inputs, float *const *outputs, void *arena);\n", w->name);
+    if (!(flags & TT_EXPORT_NO_SELFTEST))
+        tt__xprintf(w, "int %s_selftest(void *work);\nextern const float %s_expected[%s_EXPECTED_FLOATS];\n", w->name, w->name,
+                    upper);
+    tt__xprintf(w, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
 }
 
 static void tt__x_emit_selftest(tt__xw *w, const char *upper, const float *expect, uint32_t hash) {
     const tt__xplan *p = w->p;
-    int i, n = 0;
+    int i, n = tt__x_n_expected(p);
     char f[40];
-    for (i = 0; i < p->g->n_outputs; i++) n += (int)tt__min64(tt__x_io_numel(p, true, i), TT__X_EXPECT_MAX);
-    tt__xprintf(w, "\n/* What the host computed for tt__x_fill's inputs: the outputs' hash, their first values. */\n"
-                "static const float %s_expect[%d] = {", w->name, tt__max64(n, 1));
+    tt__xprintf(w, "\n/* What the host computed for tt__x_fill's inputs: the outputs' first values (their hash below). */\n"
+                "const float %s_expected[%s_EXPECTED_FLOATS] = {", w->name, upper);
     for (i = 0; i < n; i++) tt__xprintf(w, "%s%s,", i % 6 ? " " : "\n    ", tt__x_float(expect[i], f, sizeof f));
-    tt__xprintf(w, "%s\n};\n\nint %s_selftest(void *work) {\n    unsigned char *at = (unsigned char *)work + %s_ARENA_BYTES;\n"
-                "    const float *in[%d];\n    float *out[%d];\n    uint32_t hash = 2166136261u;\n    int k, n = 0;\n"
-                "    bool close = true;\n    if (!work) return -1;\n", n ? "" : "0", w->name, upper,
-                tt__max64(p->g->tape.n_inputs, 1), tt__max64(p->g->n_outputs, 1));
+    tt__xprintf(w, "%s\n};\n\nint %s_selftest(void *work) {\n    unsigned char *at;\n"
+                "    const float *in[%d];\n    float *out[%d];\n    uint32_t hash = 2166136261u;\n    int n = 0;\n"
+                "    bool close = true;\n    if (!work) return -1;\n    at = (unsigned char *)work + %s_ARENA_BYTES;\n",
+                n ? "" : "0", w->name,
+                tt__max64(p->g->tape.n_inputs, 1), tt__max64(p->g->n_outputs, 1), upper);
     for (i = 0; i < p->g->tape.n_inputs; i++)
         tt__xprintf(w, "    tt__x_fill((float *)at, %lld, %du);\n    in[%d] = (const float *)at;\n    at += %lld;\n",
                     (long long)tt__x_io_numel(p, false, i), i, i, (long long)tt__round_up((size_t)tt__x_io_numel(p, false, i) * 4, 8));
@@ -13037,10 +13066,10 @@ static void tt__x_emit_selftest(tt__xw *w, const char *upper, const float *expec
     for (i = 0; i < p->g->n_outputs; i++) {
         int64_t m = tt__x_io_numel(p, true, i), c = tt__min64(m, TT__X_EXPECT_MAX);
         tt__xprintf(w, "    hash = tt__x_hash(hash, out[%d], %lld);\n", i, (long long)m);
-        tt__xprintf(w, "    close = close && tt__x_close(out[%d], %s_expect + n, %lld);\n    n += %lld;\n", i, w->name, (long long)c,
+        tt__xprintf(w, "    close = close && tt__x_close(out[%d], %s_expected + n, %lld);\n    n += %lld;\n", i, w->name, (long long)c,
                     (long long)c);
     }
-    tt__xprintf(w, "    (void)k;\n    return hash == %luu ? 0 : close ? 1 : -1;\n}\n", (unsigned long)hash);
+    tt__xprintf(w, "    (void)n;\n    return hash == %luu ? 0 : close ? 1 : -1;\n}\n", (unsigned long)hash);
 }
 
 /* name must be a C identifier (it prefixes every name the files define). */
@@ -13069,8 +13098,9 @@ static tt_status tt__x_write_c(tt__xw *w, const char *upper, unsigned flags, con
                 w->name, TT_VERSION_STRING);
     tt__x_emit_constants(w);
     tt__xprintf(w, "\nTT__NO_CONTRACT int %s_run(const float *const *inputs, float *const *outputs, void *arena) {\n"
-                "    unsigned char *A = (unsigned char *)arena;\n    TT__NO_CONTRACT_BODY\n"
-                "    if (!inputs || !outputs || !arena) return -1;\n    (void)A;\n", w->name);
+                "    TT__NO_CONTRACT_BODY               /* sums round as the graph's kernels round them */\n"
+                "    unsigned char *A = (unsigned char *)arena;\n"
+                "    if (!inputs || !outputs%s) return -1;\n    (void)A;\n", w->name, p->arena_bytes ? " || !arena" : "");
     for (s = 0; s < p->n_steps; s++) {
         const tt__xstep *st = &p->steps[s];
         tt__x_emit_comment(w, st);
@@ -13100,7 +13130,7 @@ static tt_status tt__x_write_file(tt__xw *w, const char *dir, const char *ext, c
     w->f = fopen(path, "w");
     if (!w->f) return tt__gfail(w->p->g, TT_ERR_IO, "%s: cannot open '%s' for writing", fn, path);
     w->failed = false;
-    if (ext[1] == 'h') tt__x_emit_header(w, upper, plain_arena);
+    if (ext[1] == 'h') tt__x_emit_header(w, upper, plain_arena, flags);
     else tt__x_write_c(w, upper, flags, expect, hash);
     if (fclose(w->f) != 0) w->failed = true;
     return w->failed ? tt__gfail(w->p->g, TT_ERR_IO, "%s: writing '%s' failed (disk full?)", fn, path) : TT_OK;
@@ -13115,7 +13145,6 @@ TT_API tt_status tt_graph_export_c_flags(tt_graph *g, const char *dir, const cha
     uint32_t hash = 0;
     tt_status st;
     size_t i;
-    int k, n_expect = 0;
     if (!g) return TT_ERR_ARG;
     if (!dir || !name) return tt__gfail(g, TT_ERR_ARG, "%s: %s is NULL", fn, dir ? "name" : "dir");
     if (!tt__x_name_ok(name))
@@ -13125,9 +13154,8 @@ TT_API tt_status tt_graph_export_c_flags(tt_graph *g, const char *dir, const cha
     if ((st = tt__x_plan(&plain, g, fn, flags | TT_EXPORT_NO_BANDS)) != TT_OK) return st;
     if ((st = tt__x_plan(&p, g, fn, flags)) != TT_OK) { tt__x_plan_free(&plain); return st; }
     for (i = 0; i <= strlen(name); i++) upper[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
-    for (k = 0; k < g->n_outputs; k++) n_expect += (int)tt__min64(tt__x_io_numel(&p, true, k), TT__X_EXPECT_MAX);
     if (!(flags & TT_EXPORT_NO_SELFTEST)) {
-        expect = (float *)tt__galloc(g, sizeof(float) * (size_t)(n_expect + 1));
+        expect = (float *)tt__galloc(g, sizeof(float) * (size_t)(tt__x_n_expected(&p) + 1));
         st = expect ? tt__x_expected(&p, fn, expect, &hash) : tt__gfail(g, TT_ERR_OOM, "%s: out of memory", fn);
     }
     w.p = &p;
