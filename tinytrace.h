@@ -12267,9 +12267,9 @@ TT__MAYBE_UNUSED static bool tt__x_close(const float *y, const float *expect, in
 /* ---- the plan: steps, where each value is, the arena ----------------------------------- */
 
 /* What a step runs: a kernel above (with a fused node's epilogue program after it, or its
-   ReLU inside it), or only a fused elementwise program. */
+   ReLU inside it), only a fused elementwise program, or one unary or binary op (a loop). */
 typedef enum tt__xkind {
-    TT__XS_PROGRAM, TT__XS_CONV, TT__XS_CONV_MAXPOOL, TT__XS_CONV_GAP, TT__XS_POOL, TT__XS_ADAPTIVE,
+    TT__XS_PROGRAM, TT__XS_EWISE, TT__XS_CONV, TT__XS_CONV_MAXPOOL, TT__XS_CONV_GAP, TT__XS_POOL, TT__XS_ADAPTIVE,
     TT__XS_LINEAR, TT__XS_MATMUL
 } tt__xkind;
 
@@ -12427,7 +12427,10 @@ static tt_status tt__x_plan_steps(tt__xplan *p, unsigned flags) {
         kn = tt__x_kernel_node(p, n, g->order[pos]);
         st->op_node = kn;
         st->program = tt__is_fused(n);
-        if (kn >= 0) {
+        if (tt__op_table[n->op].kind == TT__K_UNARY || tt__op_table[n->op].kind == TT__K_BINARY) {
+            st->kind = TT__XS_EWISE;                   /* an op left alone by fusion: one loop */
+            st->op_node = -1;
+        } else if (kn >= 0) {
             int kind = tt__x_kind_of(g->tape.nodes[kn].op);
             if (kind < 0)
                 return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: node %d (%s) has no exported kernel (conv2d, conv1d, max_pool, "
@@ -12815,6 +12818,30 @@ static void tt__x_emit_program(tt__xw *w, const tt__node *n) {
     tt__x_loop_close(w);
 }
 
+/* One unary or binary node as a loop: its op's expression from the table, as the executor's
+   chunk kernels compute it. */
+static void tt__x_emit_ewise(tt__xw *w, const tt__node *n) {
+    const tt__xplan *p = w->p;
+    const tt_tensor *o = tt__x_meta(p, n->out);
+    int64_t st[2][TT_MAX_DIMS];
+    char idx[2][TT__X_IDX], buf[96], f0[40], f1[40];
+    int k;
+    for (k = 0; k < n->n_in && k < 2; k++) {
+        int v = tt__node_in(p->g, n, k);
+        tt__broadcast_strides(&p->g->rt[v], o->ndim, o->shape, st[k]);
+        tt__xprintf(w, "        const float *in%d = %s;\n", k, tt__x_ptr(w, v, buf, sizeof buf));
+    }
+    tt__xprintf(w, "        float *out0 = %s;\n", tt__x_ptr(w, n->out, buf, sizeof buf));
+    tt__x_loop_open(w, o->ndim, o->shape, n->n_in, st, idx);
+    if (n->n_in == 1)
+        tt__xprintf(w, "            { const float x = in0[%s], p0 = %s, p1 = %s; (void)p0; (void)p1; out0[e] = %s; }\n", idx[0],
+                    tt__x_float(n->a.f[0], f0, sizeof f0), tt__x_float(n->a.f[1], f1, sizeof f1), tt__op_table[n->op].expr);
+    else
+        tt__xprintf(w, "            { const float a = in0[%s], b = in1[%s]; out0[e] = %s; }\n", idx[0], idx[1],
+                    tt__op_table[n->op].expr);
+    tt__x_loop_close(w);
+}
+
 /* The input k of a step's kernel (a fused node holds its head's inputs after its own). */
 static int tt__x_kernel_in(const tt__xplan *p, const tt__xstep *st, int k) {
     const tt__node *n = tt__x_node(p, st->pos);
@@ -13106,6 +13133,7 @@ static tt_status tt__x_write_c(tt__xw *w, const char *upper, unsigned flags, con
         tt__x_emit_comment(w, st);
         if (st->op_node >= 0) tt__x_emit_kernel(w, st);
         if (st->program) tt__x_emit_program(w, tt__x_node(p, st->pos));
+        if (st->kind == TT__XS_EWISE) tt__x_emit_ewise(w, tt__x_node(p, st->pos));
         tt__xprintf(w, "    }\n");
     }
     tt__x_emit_output_copies(w);
@@ -13136,8 +13164,7 @@ static tt_status tt__x_write_file(tt__xw *w, const char *dir, const char *ext, c
     return w->failed ? tt__gfail(w->p->g, TT_ERR_IO, "%s: writing '%s' failed (disk full?)", fn, path) : TT_OK;
 }
 
-TT_API tt_status tt_graph_export_c_flags(tt_graph *g, const char *dir, const char *name, unsigned flags) {
-    const char *fn = "tt_graph_export_c";
+static tt_status tt__x_export(tt_graph *g, const char *fn, const char *dir, const char *name, unsigned flags) {
     tt__xplan p, plain;
     tt__xw w;
     char upper[72];
@@ -13169,7 +13196,11 @@ TT_API tt_status tt_graph_export_c_flags(tt_graph *g, const char *dir, const cha
 }
 
 TT_API tt_status tt_graph_export_c(tt_graph *g, const char *dir, const char *name) {
-    return tt_graph_export_c_flags(g, dir, name, 0);
+    return tt__x_export(g, "tt_graph_export_c", dir, name, 0);
+}
+
+TT_API tt_status tt_graph_export_c_flags(tt_graph *g, const char *dir, const char *name, unsigned flags) {
+    return tt__x_export(g, "tt_graph_export_c_flags", dir, name, flags);
 }
 #endif /* TT_NO_STDIO */
 

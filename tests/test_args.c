@@ -2269,6 +2269,20 @@ static int input_shape_bad(ar_env *e) {
     AR_EXPECT(e, tt_graph_input_shape(ar_graph(e), 0, NULL, &ndim, shape) && ndim == 1 && shape[0] == 3);
     return !tt_graph_input_shape(e->g, -1, NULL, &ndim, shape) && !tt_graph_input_shape(e->g, 1, NULL, &ndim, shape);
 }
+/* Exporting as C: ar_graph compiled (and so run once, by the compile's dry run). */
+static tt_graph *ar_graph_compiled(ar_env *e) {
+    tt_graph *g = ar_graph(e);
+    tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL);
+    return g;
+}
+static int xarena_null_g(ar_env *e) { (void)e; return tt_graph_export_arena(NULL, 0) == 0; }
+static int xarena_uncompiled(ar_env *e) { return tt_graph_export_arena(ar_graph(e), 0) == 0; }
+static int xc_null_g(ar_env *e) { (void)e; return tt_graph_export_c(NULL, "/tmp", "x") == TT_ERR_ARG; }
+static int xc_null_dir(ar_env *e) { return tt_graph_export_c(ar_graph_compiled(e), NULL, "x") == TT_ERR_ARG; }
+static int xc_bad_name(ar_env *e) { return tt_graph_export_c(ar_graph_compiled(e), "/tmp", "no spaces") == TT_ERR_ARG; }
+static int xc_bad_dir(ar_env *e) { return tt_graph_export_c(ar_graph_compiled(e), "/nonexistent-dir", "x") == TT_ERR_IO; }
+static int xcf_flags(ar_env *e) { return tt_graph_export_c_flags(ar_graph_compiled(e), "/tmp", "x", 1u << 30) == TT_ERR_ARG; }
+
 static int load_null_ctx(ar_env *e) { (void)e; return tt_graph_load(NULL, "build/never.ttg") == NULL; }
 static int load_null_path(ar_env *e) { return tt_graph_load(e->c, NULL) == NULL; }
 static int load_missing(ar_env *e) { return tt_graph_load(e->c, "/nonexistent-dir/x.ttg") == NULL; }
@@ -2341,6 +2355,13 @@ static const ar_row graph_rows[] = {
     ROW(tt_graph_load, "ctx", TT_OK, load_null_ctx),
     ROW(tt_graph_load, "path", TT_ERR_ARG, load_null_path),
     ROW(tt_graph_load, "path", TT_ERR_IO, load_missing),
+    ROW(tt_graph_export_arena, "g", TT_OK, xarena_null_g),
+    ROW(tt_graph_export_arena, "g", TT_ERR_STATE, xarena_uncompiled),
+    ROW(tt_graph_export_c, "g", TT_OK, xc_null_g),
+    ROW(tt_graph_export_c, "dir", TT_ERR_ARG, xc_null_dir),
+    ROW(tt_graph_export_c, "name", TT_ERR_ARG, xc_bad_name),
+    ROW(tt_graph_export_c, "dir", TT_ERR_IO, xc_bad_dir),
+    ROW(tt_graph_export_c_flags, "flags", TT_ERR_ARG, xcf_flags),
 };
 
 /* ==== compiled functions ==================================================================== */

@@ -1,5 +1,5 @@
 /* export_gen.c - writes the export tests' models as C (tt_graph_export_c) into DIR:
-   simplecnn (band fusion), simplecnn_plain (TT_EXPORT_NO_BANDS), chain, mixed; prints each
+   simplecnn (band fusion), simplecnn_plain (TT_EXPORT_NO_BANDS), chain, mixed, unfused; prints each
    arena. The models come from export_models.h, built on the plain C kernels ("scalar") as
    tests/export/test_exported.c builds them. usage: export_gen DIR */
 #define TINYTRACE_IMPLEMENTATION
@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
     d.n_threads = 1;
     c = tt_ctx_create(&d);
     wc = tt_ctx_create(&d);
-    for (which = 0; which < 3; which++) {
+    for (which = 0; which < EM_MODELS; which++) {
         em_model m = em_build(c, wc, which);
         if (!m.g) { fprintf(stderr, "export_gen: %s: %s\n", m.name, tt_error(c)); return 1; }
         failed |= export_one(&m, argv[1], m.name, 0);

@@ -5,7 +5,8 @@
                 + BN + ReLU, global average pool, linear 64->10 on [1,3,32,32]
      chain      an elementwise chain on [64,256] (a broadcast row, two outputs): fused into one loop
      mixed      conv1d + GELU, views, depthwise and grouped conv2d, max-pool 3x3 pad 1, avg-pool,
-                linear + ReLU, matmul, a transposed view as the second output */
+                linear + ReLU, matmul, a transposed view as the second output
+     unfused    the chain compiled without the fusion pass: each op a loop of its own */
 #ifndef TT_EXPORT_MODELS_H
 #define TT_EXPORT_MODELS_H
 
@@ -67,10 +68,13 @@ static void em_mixed_fwd(tt_ctx *c, tt_ctx *wc, tt_tensor *x, tt_tensor **outs) 
     outs[1] = tt_transpose(c, outs[0], 0, 1);
 }
 
-/* Builds model `which` (0 simplecnn, 1 chain, 2 mixed) in c (weights in wc), traced, compiled
-   with every pass and frozen weights, and run once on tt_randn inputs. g NULL on error. */
+/* Builds model `which` (0 simplecnn, 1 chain, 2 mixed, 3 unfused) in c (weights in wc), traced,
+   compiled with every pass (but fusion for unfused) and frozen weights, and run once on
+   tt_randn inputs. g NULL on error. */
+#define EM_MODELS 4
 static em_model em_build(tt_ctx *c, tt_ctx *wc, int which) {
-    static const char *const names[3] = {"simplecnn", "chain", "mixed"};
+    static const char *const names[EM_MODELS] = {"simplecnn", "chain", "mixed", "unfused"};
+    unsigned passes = (TT_PASS_ALL | TT_PASS_FREEZE) & ~(which == 3 ? (unsigned)TT_PASS_FUSE : 0u);
     int64_t s_cnn[4] = {1, 3, 32, 32}, s_chain[2] = {64, 256}, s_mixed[3] = {2, 4, 16};
     em_model m;
     tt_tensor *outs[2] = {NULL, NULL}, *x;
@@ -78,14 +82,14 @@ static em_model em_build(tt_ctx *c, tt_ctx *wc, int which) {
     memset(&m, 0, sizeof m);
     m.name = names[which];
     m.n_in = 1;
-    m.in[0] = which == 0 ? tt_randn(c, 7, 4, s_cnn) : which == 1 ? tt_randn(c, 8, 2, s_chain) : tt_randn(c, 9, 3, s_mixed);
+    m.in[0] = which == 0 ? tt_randn(c, 7, 4, s_cnn) : which == 2 ? tt_randn(c, 9, 3, s_mixed) : tt_randn(c, 8, 2, s_chain);
     tt_trace_begin(c);
     x = tt_trace_input(c, m.in[0], "x");
     if (which == 0) outs[0] = em_simplecnn_fwd(c, wc, x);
-    else if (which == 1) em_chain_fwd(c, wc, x, outs);
-    else em_mixed_fwd(c, wc, x, outs);
+    else if (which == 2) em_mixed_fwd(c, wc, x, outs);
+    else em_chain_fwd(c, wc, x, outs);
     m.g = tt_trace_end(c, outs, n_out);
-    if (m.g && (tt_graph_compile(m.g, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE) != TT_OK ||
+    if (m.g && (tt_graph_compile(m.g, TT_MODE_DEFAULT, passes) != TT_OK ||
                 tt_graph_run(m.g, m.in, m.n_in) != TT_OK)) {
         tt_graph_destroy(m.g);
         m.g = NULL;

@@ -7,7 +7,7 @@
    - name_run stays inside NAME_ARENA_BYTES (a guard pattern after the arena is untouched;
      the ASan build of this test checks every byte), and the arena is what
      tt_graph_export_arena says; SimpleCNN's arenas meet the firmware issue's targets;
-   - SimpleCNN's logits and the chain's outputs against double-precision loops.
+   - SimpleCNN's logits and the chain's outputs (fused and unfused) against double-precision loops.
    Ends with "N passed, N failed". */
 #define TINYTRACE_IMPLEMENTATION
 #include "../../tinytrace.h"
@@ -16,6 +16,7 @@
 #include "simplecnn_plain.h"
 #include "chain.h"
 #include "mixed.h"
+#include "unfused.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -47,6 +48,7 @@ static const exported exports[] = {
      SIMPLECNN_PLAIN_SELFTEST_BYTES},
     {"chain", 1, 0, chain_run, chain_selftest, CHAIN_ARENA_BYTES, CHAIN_SELFTEST_BYTES},
     {"mixed", 2, 0, mixed_run, mixed_selftest, MIXED_ARENA_BYTES, MIXED_SELFTEST_BYTES},
+    {"unfused", 3, 0, unfused_run, unfused_selftest, UNFUSED_ARENA_BYTES, UNFUSED_SELFTEST_BYTES},
 };
 
 #define GUARD 256                      /* bytes of pattern after the arena */
@@ -169,7 +171,7 @@ static void test_simplecnn_reference(tt_ctx *c, tt_ctx *wc) {
 }
 
 /* chain: y = tanh(x*0.5 + row)*x - 1 and z = max(y, x), in doubles. */
-static void test_chain_reference(tt_ctx *c, tt_ctx *wc) {
+static void test_chain_reference(tt_ctx *c, tt_ctx *wc, const exported *e) {
     int64_t xs[2] = {64, 256}, n = 256;
     tt_tensor *x = tt_randn(c, 77, 2, xs);
     const float *row = (const float *)tt_data(tt_randn(wc, 31, 1, &n)), *xf = (const float *)tt_data(x);
@@ -178,13 +180,13 @@ static void test_chain_reference(tt_ctx *c, tt_ctx *wc) {
     int i;
     outs[0] = (float *)malloc(sizeof(float) * 64 * 256);
     outs[1] = (float *)malloc(sizeof(float) * 64 * 256);
-    CHECK(run_exported(&exports[2], &x, 1, outs) == 0, "chain: name_run failed");
+    CHECK(run_exported(e, &x, 1, outs) == 0, "%s: name_run failed", e->name);
     for (i = 0; i < 64 * 256; i++) {
         double y = tanh((double)xf[i] * 0.5 + row[i % 256]) * xf[i] - 1.0;
         err = fmax(err, fabs(outs[0][i] - y));
         err = fmax(err, fabs(outs[1][i] - fmax(y, (double)xf[i])));
     }
-    CHECK(err <= 1e-5, "chain: outputs differ from the double reference by %g", err);
+    CHECK(err <= 1e-5, "%s: outputs differ from the double reference by %g", e->name, err);
     free(outs[0]);
     free(outs[1]);
 }
@@ -199,10 +201,11 @@ int main(void) {
     wc = tt_ctx_create(&d);
     for (i = 0; i < sizeof exports / sizeof exports[0]; i++) test_against_graph(&exports[i], c, wc);
     test_simplecnn_reference(c, wc);
-    test_chain_reference(c, wc);
+    test_chain_reference(c, wc, &exports[2]);
+    test_chain_reference(c, wc, &exports[4]);
     tt_ctx_destroy(c);
     tt_ctx_destroy(wc);
-    printf("exported C (simplecnn %lu B arena, %lu B without band fusion; chain; mixed):\n%d passed, %d failed\n",
+    printf("exported C (simplecnn %lu B arena, %lu B without band fusion; chain; mixed; unfused):\n%d passed, %d failed\n",
            (unsigned long)SIMPLECNN_ARENA_BYTES, (unsigned long)SIMPLECNN_PLAIN_ARENA_BYTES, passed, failed);
     return failed != 0;
 }
