@@ -12768,6 +12768,23 @@ static int tt__x_prog_in(const tt__xplan *p, const tt__node *n, int k) {
     return pr->head >= 0 && k == pr->head_input ? pr->outs[pr->head_out] : tt__node_in(p->g, n, k);
 }
 
+/* Does a fused node's program write where it reads (over its head's result, or over an input
+   dying there)? Then its pointers may not be restrict. */
+static bool tt__x_program_in_place(const tt__xplan *p, const tt__node *n) {
+    const struct tt__program *pr = &p->g->progs[n->a.i[0]];
+    int k, o;
+    if (pr->head >= 0) return true;
+    for (k = 0; k < pr->n_in; k++) {
+        int r = tt__x_root(p, tt__x_prog_in(p, n, k));
+        for (o = 0; o < pr->n_out; o++) {
+            int ro = tt__x_root(p, pr->outs[o]);
+            if (r == ro || (p->where[r] == TT__XL_ARENA && p->where[ro] == TT__XL_ARENA && p->index[r] == p->index[ro]))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* A fused node's program as one loop: registers are floats, each micro-op one statement
    with its op's expression from the table. */
 static void tt__x_emit_program(tt__xw *w, const tt__node *n) {
@@ -12776,13 +12793,15 @@ static void tt__x_emit_program(tt__xw *w, const tt__node *n) {
     const tt_tensor *o0 = &p->g->rt[pr->outs[0]];
     int64_t st[TT__MAX_OPS][TT_MAX_DIMS];
     char idx[TT__MAX_OPS][TT__X_IDX], buf[96], f0[40], f1[40];
+    const char *restrict_ = tt__x_program_in_place(p, n) ? "" : "TT__RESTRICT ";   /* lets the compiler vectorize */
     int k, i;
     for (k = 0; k < pr->n_in; k++) {
         int v = tt__x_prog_in(p, n, k);
         tt__broadcast_strides(&p->g->rt[v], o0->ndim, o0->shape, st[k]);
-        tt__xprintf(w, "        const float *in%d = %s;\n", k, tt__x_ptr(w, v, buf, sizeof buf));
+        tt__xprintf(w, "        const float *%sin%d = %s;\n", restrict_, k, tt__x_ptr(w, v, buf, sizeof buf));
     }
-    for (k = 0; k < pr->n_out; k++) tt__xprintf(w, "        float *out%d = %s;\n", k, tt__x_ptr(w, pr->outs[k], buf, sizeof buf));
+    for (k = 0; k < pr->n_out; k++)
+        tt__xprintf(w, "        float *%sout%d = %s;\n", restrict_, k, tt__x_ptr(w, pr->outs[k], buf, sizeof buf));
     tt__x_loop_open(w, o0->ndim, o0->shape, pr->n_in, st, idx);
     for (i = 0; i < pr->n_uops; i++) {
         const tt__uop *u = &pr->uops[i];

@@ -18,8 +18,9 @@
       a[i] = b[i] + s*c[i] on arrays larger than the L3 cache.
    2. Workloads, each eager (tinytrace ops, one scope per run so memory is reused) and compiled
       (traced once, then run as a graph), on 1 thread and on every online core: square SGEMM,
-      a 9-op elementwise chain (also against plain C loops), SimpleCNN, an MLP, a transformer
-      encoder layer, AlexNet, and a chain of 1000 tiny ops that measures per-op overhead.
+      a 9-op elementwise chain (also against plain C loops, and as the C that tt_graph_export_c
+      writes for it), SimpleCNN, an MLP, a transformer encoder layer, AlexNet, and a chain of
+      1000 tiny ops that measures per-op overhead.
    3. A summary of ratios.
 
    "compiled" is what a user would run for inference: the graph compiled with
@@ -506,7 +507,7 @@ static void chain_c_libm(float *restrict y, const float *restrict x, int64_t lo,
 
 /* One C loop variant: its own output buffer, checked against eager's after timing. */
 typedef struct chain_job { float *y; const float *x, *ref; int threads, libm; } chain_job;
-static chain_job chain_jobs[3];          /* c_loop on 1 thread, on all threads, c_loop_libm */
+static chain_job chain_jobs[4];          /* c_loop on 1 thread, on all threads, c_loop_libm, exported_c */
 
 static void chain_part(void *arg, int part, int parts) {
     chain_job *j = (chain_job *)arg;
@@ -526,9 +527,24 @@ static void chain_check(bench_variant *v) {
     snprintf(v->note, sizeof v->note, "rel diff to eager %.1e", bench_verify(v->mode, j->ref, j->y, CHAIN_N));
 }
 
-static void chain_add(bench_group *g, chain_job *j, const char *mode, const float *x, const float *ref,
+#ifdef BENCH_EXPORTED_CHAIN
+/* The chain graph written as C by tt_graph_export_c (bench/export_chain_gen.c): one loop, on
+   one thread, built with this file's flags. */
+#include "bench_chain.h"
+static double chain_export_arena[BENCH_CHAIN_ARENA_BYTES / 8 + 1];
+static void chain_exported_once(void *arg) {
+    chain_job *j = (chain_job *)arg;
+    const float *in[1];
+    float *out[1];
+    in[0] = j->x;
+    out[0] = j->y;
+    if (bench_chain_run(in, out, chain_export_arena) != 0) bench_fail("chain", "bench_chain_run failed");
+}
+#endif
+
+static void chain_add(bench_group *g, chain_job *j, const char *mode, void (*run)(void *), const float *x, const float *ref,
                       int threads, int libm) {
-    bench_variant *v = bench_variant_add(g, mode, threads, chain_once, j);
+    bench_variant *v = bench_variant_add(g, mode, threads, run, j);
     static const bench_plan libm_plan = {1, 3, 3, 0.0};     /* about a second a run: 3 runs */
     j->y = (float *)malloc((size_t)CHAIN_N * sizeof(float));
     if (!j->y) bench_fail("chain", "out of memory");
@@ -541,8 +557,11 @@ static void chain_add(bench_group *g, chain_job *j, const char *mode, const floa
 /* c_loop on this thread count; c_loop_libm on one thread only (it is slow). */
 static void chain_extra(bench_group *g, tt_tensor *const *in, const float *ref, int threads) {
     const float *x = (const float *)tt_data(in[0]);
-    chain_add(g, &chain_jobs[threads > 1], "c_loop", x, ref, threads, 0);
-    if (threads == 1) chain_add(g, &chain_jobs[2], "c_loop_libm", x, ref, 1, 1);
+    chain_add(g, &chain_jobs[threads > 1], "c_loop", chain_once, x, ref, threads, 0);
+    if (threads == 1) chain_add(g, &chain_jobs[2], "c_loop_libm", chain_once, x, ref, 1, 1);
+#ifdef BENCH_EXPORTED_CHAIN
+    if (threads == 1) chain_add(g, &chain_jobs[3], "exported_c", chain_exported_once, x, ref, 1, 0);
+#endif
 }
 
 /* ---- the workload list ----------------------------------------------------------------------------- */
@@ -589,7 +608,7 @@ static void bench_chain(void) {
     m.pct_kind = BENCH_PCT_BYTES;
     m.extra = chain_extra;
     bench_model_run(&m);
-    for (i = 0; i < 3; i++) { free(chain_jobs[i].y); chain_jobs[i].y = NULL; }
+    for (i = 0; i < 4; i++) { free(chain_jobs[i].y); chain_jobs[i].y = NULL; }
 }
 
 /* The networks: weights made in a context of their own, freed after the workload. */
@@ -693,6 +712,10 @@ static void bench_summary(void) {
             printf("  chain, %d thread%s: the compiled graph takes %.2fx the time of one fused C loop\n",
                    th, th > 1 ? "s" : "", a / b);
     }
+    a = bench_ms("chain", "exported_c", 1);
+    b = bench_ms("chain", "c_loop", 1);
+    if (a > 0 && b > 0)
+        printf("  chain, 1 thread: the graph exported as C (tt_graph_export_c) takes %.3fx the time of the C loop\n", a / b);
     for (k = 0; k < bench_n_tcfg; k++) {
         int th = k ? N : 1;
         const bench_row *e = bench_find("dispatch_1000", "eager", th);
