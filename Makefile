@@ -89,16 +89,16 @@ $(BUILD)/test_asan: $(TEST_SRCS) tests/*.h tests/fuzz_*.c tinytrace.h $(BUILD)/g
 # The header alone, every compiler and mode, plus the firmware switches.
 compile-matrix:
 	@mkdir -p $(BUILD)
-	$(GCC)   -std=c99   $(WARN) -O2 -c tests/compile_c.c -o $(BUILD)/cm_gcc_c99.o
+	$(GCC)   -std=c99   $(WARN) -Wdouble-promotion -O2 -c tests/compile_c.c -o $(BUILD)/cm_gcc_c99.o
 	$(GCC)   -std=c11   $(WARN) -O2 -c tests/compile_c.c -o $(BUILD)/cm_gcc_c11.o
-	$(CLANG) -std=c99   $(WARN) -O2 -c tests/compile_c.c -o $(BUILD)/cm_clang_c99.o
+	$(CLANG) -std=c99   $(WARN) -Wdouble-promotion -O2 -c tests/compile_c.c -o $(BUILD)/cm_clang_c99.o
 	$(CLANG) -std=c11   $(WARN) -O2 -c tests/compile_c.c -o $(BUILD)/cm_clang_c11.o
 	$(CXX)   -std=c++17 $(WARN) -O2 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_cpp17.o
 	clang++  -std=c++17 $(WARN) -O2 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_clangxx_cpp17.o
 	$(GCC)   -std=c99   $(WARN) -O2 -DTT_STATIC -c tests/compile_c.c -o $(BUILD)/cm_static.o
 	$(GCC)   -std=c99   $(WARN) -O3 -c tests/compile_c.c -o $(BUILD)/cm_gcc_o3.o
 	$(CXX)   -std=c++17 $(WARN) -O3 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_o3.o
-	$(GCC)   -std=c99   $(WARN) -O2 -DTT_NO_THREADS -DTT_NO_STDIO -c tests/compile_c.c -o $(BUILD)/cm_nothreads.o
+	$(GCC)   -std=c99   $(WARN) -Wdouble-promotion -O2 -DTT_NO_THREADS -DTT_NO_STDIO -c tests/compile_c.c -o $(BUILD)/cm_nothreads.o
 	$(GCC)   -std=gnu11 $(WARN) -O2 -march=native -c tests/compile_c.c -o $(BUILD)/cm_native.o
 	$(GCC)   -std=gnu11 $(WARN) -O2 -march=native -DTT_NO_SIMD -c tests/compile_c.c -o $(BUILD)/cm_nosimd.o
 	@# the README's example, as a C++ user builds it (GCC warns on printf of a possibly NULL tt_error)
@@ -111,7 +111,7 @@ compile-matrix:
 	@if command -v $(ARM_CC) >/dev/null 2>&1; then \
 	   echo "$(ARM_CC) $(ARM_FLAGS) ..."; \
 	   $(ARM_CC) -std=c99 $(WARN) $(ARM_FLAGS) -c tests/test_firmware.c -o $(BUILD)/cm_arm_fw.o && \
-	   $(ARM_CC) -std=c99 $(WARN) $(ARM_FLAGS) -DTT_NO_THREADS -c tests/compile_c.c -o $(BUILD)/cm_arm.o || exit 1; \
+	   $(ARM_CC) -std=c99 $(WARN) -Wdouble-promotion $(ARM_FLAGS) -DTT_NO_THREADS -c tests/compile_c.c -o $(BUILD)/cm_arm.o || exit 1; \
 	 else echo "no $(ARM_CC): the Cortex-M build is not checked"; fi
 	$(GCC)   -std=c99   $(WARN) -O2 tests/test_firmware.c -o $(BUILD)/test_firmware -lm
 	./$(BUILD)/test_firmware

@@ -91,6 +91,12 @@
      cache-blocked SGEMM; attention is flash-style (one score tile per thread).
 
    RECENT CHANGES
+     0.8.0  firmware: tt_graph_export_c writes a compiled graph as C (constants static const,
+            one call per node into the plain C kernels, fused chains as loops, name_selftest),
+            with a memory plan for small devices (band fusion of conv -> ReLU -> pool);
+            tt_graph_export_arena; TT_FLOAT_ACCUM (float sums where the FPU has no doubles);
+            the header is -Wdouble-promotion clean. The plain C micro-kernel continues its sums
+            from C (packed and direct GEMMs agree bit for bit with the C twin).
      0.7.0  graph files: tt_graph_save/_load (and _memory forms; docs/FORMAT.md), every byte
             checked on load, compiled graphs load ready to run, with no heap in a user buffer
             and constants in place; tt_graph_input_name/_shape; safetensors weights
@@ -124,9 +130,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  7
+#define TT_VERSION_MINOR  8
 #define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.7.0"
+#define TT_VERSION_STRING "0.8.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */
@@ -806,8 +812,9 @@ TT_API tt_graph   *tt_graph_load(tt_ctx *ctx, const char *path);
    A compiled graph as two C files, like onnx2c does for ONNX: dir/name.h declares
        int name_run(const float *const *inputs, float *const *outputs, void *arena);
        int name_selftest(void *work);
-   with NAME_ARENA_BYTES (the memory name_run works in, 8-byte aligned) and each input's and
-   output's size; dir/name.c holds the constants as static const arrays (they stay in flash)
+   with NAME_ARENA_BYTES (the memory name_run works in, 8-byte aligned; the inputs and outputs
+   are the caller's contiguous f32 buffers, and none may overlap another or the arena) and each
+   input's and output's size; dir/name.c holds the constants as static const arrays (they stay in flash)
    and name_run: one call per node into the header's plain C kernels, each fused elementwise
    chain one loop. name.c compiles tinytrace.h privately (TT_STATIC): build it with the header
    on the include path and -ffunction-sections -Wl,--gc-sections, and only what name_run calls
@@ -12942,11 +12949,11 @@ static void tt__x_emit_comment(tt__xw *w, const tt__xstep *st) {
     tt__xprintf(w, " -> %s", shape);
     if (st->pool_node >= 0) {
         tt_shape_str(tt__x_meta(p, p->g->tape.nodes[st->pool_node].out), shape, sizeof shape);
-        tt__xprintf(w, ", band-fused with node %d: %s -> %s (%lld %s a band)", st->pool_node,
+        tt__xprintf(w, ", band-fused with node %d: %s -> %s (%lld %s%s a band)", st->pool_node,
                     tt__op_table[p->g->tape.nodes[st->pool_node].op].name, shape, (long long)st->band,
-                    st->kind == TT__XS_CONV_MAXPOOL ? "pool rows" : "pixels");
+                    st->kind == TT__XS_CONV_MAXPOOL ? "pool row" : "pixel", st->band == 1 ? "" : "s");
     } else if (st->unit_bytes) {
-        tt__xprintf(w, " (%lld pixels a band)", (long long)st->band);
+        tt__xprintf(w, " (%lld pixel%s a band)", (long long)st->band, st->band == 1 ? "" : "s");
     }
     tt__xprintf(w, " */\n");
 }
@@ -13055,7 +13062,8 @@ static void tt__x_emit_header(tt__xw *w, const char *upper, int64_t plain_arena,
     char shape[96];
     int i;
     tt__xprintf(w, "/* %s.h - written by tinytrace %s (tt_graph_export_c): a compiled graph as C for firmware.\n"
-                "   %s_run computes the graph: inputs and outputs are the caller's f32 buffers (contiguous),\n"
+                "   %s_run computes the graph: inputs and outputs are the caller's f32 buffers (contiguous,\n"
+                "   none overlapping another or the arena),\n"
                 "   arena %s_ARENA_BYTES = %lld bytes of working memory, 8-byte aligned (with every feature\n"
                 "   map whole, no band fusion: %lld B). Returns 0, or -1 when a pointer is NULL.\n",
                 w->name, TT_VERSION_STRING, w->name, upper, (long long)p->arena_bytes, (long long)plain_arena);

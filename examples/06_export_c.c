@@ -1,0 +1,95 @@
+/* build: cc -std=c99 -O2 -I.. 06_export_c.c -lm -lpthread && ./a.out [dir]
+
+   06_export_c - a traced model as C source for a microcontroller (like onnx2c, from a trace).
+   A small CNN for 16x16 grey images (conv -> relu -> max pool, conv -> relu -> global average
+   pool, linear) is traced and compiled with its weights frozen, then tt_graph_export_c writes
+   DIR/tinycnn.h and DIR/tinycnn.c: the weights as static const arrays (flash), and
+   tinycnn_run, one call per node into tinytrace's plain C kernels. No heap, no threads, no
+   stdio, no interpreter: a firmware build compiles tinycnn.c with tinytrace.h on its include
+   path and calls tinycnn_run. The memory it needs is planned here: with band fusion, each
+   convolution's output never exists whole (it is pooled a band of rows at a time).
+   This program prints the plan and the generated tinycnn_run, and checks what it shows.
+   DIR is the first argument ("." if none). */
+#define TINYTRACE_IMPLEMENTATION
+#include "tinytrace.h"
+
+#include <stdio.h>
+#include <string.h>
+
+// The model: weights made from seeds (a real program would load them, e.g. from safetensors).
+static tt_tensor *forward(tt_ctx *c, tt_ctx *wc, tt_tensor *x) {
+    int64_t w1[4] = {8, 1, 3, 3}, w2[4] = {16, 8, 3, 3}, eight = 8, sixteen = 16, fw[2] = {10, 16}, ten = 10;
+    x = tt_conv2d(c, x, tt_mul_scalar(wc, tt_randn(wc, 1, 4, w1), 0.3f), tt_randn(wc, 2, 1, &eight), 1, 1, 1, 1);
+    x = tt_max_pool2d(c, tt_relu(c, x), 2, 0, 0);                           // [1,8,8,8]
+    x = tt_conv2d(c, x, tt_mul_scalar(wc, tt_randn(wc, 3, 4, w2), 0.1f), tt_randn(wc, 4, 1, &sixteen), 1, 1, 1, 1);
+    x = tt_flatten(c, tt_adaptive_avg_pool2d(c, tt_relu(c, x), 1, 1), 1, -1);   // [1,16]
+    return tt_linear(c, x, tt_mul_scalar(wc, tt_randn(wc, 5, 2, fw), 0.3f), tt_randn(wc, 6, 1, &ten));
+}
+
+// Prints the lines of a file from the one that starts with `from` to the next "}" line.
+static int print_function(const char *path, const char *from) {
+    char line[512];
+    int printing = 0, found = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!printing && strstr(line, from) == line) printing = found = 1;
+        if (printing) fputs(line, stdout);
+        if (printing && strcmp(line, "}\n") == 0) printing = 0;
+    }
+    fclose(f);
+    return found;
+}
+
+int main(int argc, char **argv) {
+    const char *dir = argc > 1 ? argv[1] : ".";
+    char path[512];
+    tt_ctx *c = tt_ctx_create(NULL), *wc = tt_ctx_create(NULL);
+    int64_t shape[4] = {1, 1, 16, 16};
+    tt_tensor *x = tt_randn(c, 2026, 4, shape), *y;
+    tt_graph *g;
+    size_t fused, plain;
+
+    // 1. Trace and compile with the weights frozen into the graph; run once.
+    tt_trace_begin(c);
+    y = forward(c, wc, tt_trace_input(c, x, "image"));
+    g = tt_trace_end(c, &y, 1);
+    if (!g || tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE) != TT_OK || tt_graph_run(g, &x, 1) != TT_OK) {
+        printf("trace/compile failed: %s\n", g ? tt_graph_error(g) : tt_error(c));
+        return 1;
+    }
+    tt_graph_print(g);
+
+    // 2. The memory plan for a small device: every feature map whole, or band-fused.
+    plain = tt_graph_export_arena(g, TT_EXPORT_NO_BANDS);
+    fused = tt_graph_export_arena(g, 0);
+    printf("arena: %zu bytes with whole feature maps, %zu with band fusion "
+           "(the graph on a desktop: %zu)\n", plain, fused, tt_graph_get_stats(g).arena_bytes);
+
+    // 3. Write the C files, and show the function a firmware main calls.
+    if (tt_graph_export_c(g, dir, "tinycnn") != TT_OK) {
+        printf("export failed: %s\n", tt_graph_error(g));
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/tinycnn.c", dir);
+    printf("wrote %s/tinycnn.h and %s; its tinycnn_run:\n\n", dir, path);
+    if (!print_function(path, "TT__NO_CONTRACT int tinycnn_run(")) {
+        printf("FAIL: no tinycnn_run in %s\n", path);
+        return 1;
+    }
+    printf("\nA firmware main calls it with its own buffers (no heap):\n"
+           "    static float image[TINYCNN_INPUT0_FLOATS], logits[TINYCNN_OUTPUT0_FLOATS];\n"
+           "    static double arena[(TINYCNN_ARENA_BYTES + 7) / 8];\n"
+           "    const float *in[1] = {image};\n    float *out[1] = {logits};\n"
+           "    tinycnn_run(in, out, arena);        /* and tinycnn_selftest(work) checks the port */\n");
+
+    // 4. What this showed must hold: band fusion saves memory.
+    if (!(fused > 0 && fused < plain)) {
+        printf("FAIL: band fusion should need less memory (%zu vs %zu bytes)\n", fused, plain);
+        return 1;
+    }
+    tt_graph_destroy(g);
+    tt_ctx_destroy(wc);
+    tt_ctx_destroy(c);
+    return 0;
+}
