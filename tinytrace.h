@@ -816,9 +816,10 @@ TT_API tt_graph   *tt_graph_load(tt_ctx *ctx, const char *path);
    are the caller's contiguous f32 buffers, and none may overlap another or the arena) and each
    input's and output's size; dir/name.c holds the constants as static const arrays (they stay in flash)
    and name_run: one call per node into the header's plain C kernels, each fused elementwise
-   chain one loop. name.c compiles tinytrace.h privately (TT_STATIC): build it with the header
-   on the include path and -ffunction-sections -Wl,--gc-sections, and only what name_run calls
-   is linked. Its outputs equal the graph's bit for bit where the graph runs the plain C
+   chain one loop. name.c compiles tinytrace.h privately (TT_STATIC, and TT_NO_THREADS,
+   TT_NO_STDIO, TT_NO_MALLOC, TT_NO_SIMD: its copy links no pthreads, stdio or heap): build it
+   with the header on the include path and -ffunction-sections -Wl,--gc-sections, and only what
+   name_run calls is linked. Its outputs equal the graph's bit for bit where the graph runs the plain C
    kernels (tt_ctx_desc.isa "scalar"). The arena holds every value the graph computes (not the
    caller's inputs and outputs), reused as the graph's plan reuses it; band fusion runs conv ->
    ReLU -> 2x2 max-pool and conv -> ReLU -> global average pool a band of rows at a time, so
@@ -12114,7 +12115,7 @@ TT__MAYBE_UNUSED static void tt__x_gemm(int64_t M, int64_t N, int64_t K, const f
 
 /* Channels per group. Channel and pixel counts fit 32 bits (the exporter checks): a
    Cortex-M divides those in one instruction, 64-bit ones in a 700-byte library routine. */
-static int64_t tt__x_per_group(int64_t channels, int64_t groups) { return (int32_t)channels / (int32_t)groups; }
+TT__MAYBE_UNUSED static int64_t tt__x_per_group(int64_t channels, int64_t groups) { return (int32_t)channels / (int32_t)groups; }
 
 /* The column matrix of output pixels [p0, p1) of one image's group (x: its first channel):
    row (c*KH + kh)*KW + kw holds what tap (kh, kw) of channel c reads, zero in the padding,
@@ -12482,7 +12483,7 @@ static tt_status tt__x_check_value(tt__xplan *p, int v, bool kernel_input) {
     if (dt != TT_F32 && !(data && (dt == TT_F16 || dt == TT_BF16)))
         return tt__gfail(p->g, TT_ERR_UNSUPPORTED, "%s: value %%%d is %T: exported code computes in f32 tensors only",
                          p->fn, v, dt);
-    if (kernel_input && !data && !tt__x_whole(p, v))
+    if (kernel_input && !tt__x_whole(p, v))
         return tt__gfail(p->g, TT_ERR_UNSUPPORTED, "%s: value %%%d %S is a strided view read by a kernel: exported kernels "
                          "read whole contiguous buffers", p->fn, v, &p->g->rt[v]);
     return TT_OK;
@@ -13140,15 +13141,20 @@ static bool tt__x_name_ok(const char *name) {
 static tt_status tt__x_write_c(tt__xw *w, const char *upper, unsigned flags, const float *expect, uint32_t hash) {
     const tt__xplan *p = w->p;
     int s;
-    tt__xprintf(w, "/* %s.c - written by tinytrace %s (tt_graph_export_c) from a compiled graph of %d nodes: the\n"
+    tt__xprintf(w, "/* %s.c - written by tinytrace %s (tt_graph_export_c) from a compiled graph of %d node%s: the\n"
                 "   constants (static const: they stay in flash) and %s_run, one call per node into tinytrace's\n"
                 "   plain C kernels, each fused elementwise chain one loop. Build with tinytrace.h on the include\n"
                 "   path, -ffunction-sections -fdata-sections -Wl,--gc-sections: it compiles the header's\n"
                 "   implementation privately (TT_STATIC), and the linker keeps only what %s_run calls. */\n"
-                "#define TT_STATIC\n#define TINYTRACE_IMPLEMENTATION\n#include \"tinytrace.h\"\n#include \"%s.h\"\n\n"
+                "#define TT_STATIC\n"
+                "/* This copy of the header needs no threads, no stdio, no heap and only the plain C kernels. */\n"
+                "#ifndef TT_NO_THREADS\n#define TT_NO_THREADS\n#endif\n#ifndef TT_NO_STDIO\n#define TT_NO_STDIO\n#endif\n"
+                "#ifndef TT_NO_MALLOC\n#define TT_NO_MALLOC\n#endif\n#ifndef TT_NO_SIMD\n#define TT_NO_SIMD\n#endif\n"
+                "#define TINYTRACE_IMPLEMENTATION\n#include \"tinytrace.h\"\n#include \"%s.h\"\n\n"
                 "#if TT_VERSION_MAJOR != %d || TT_VERSION_MINOR != %d\n"
                 "#error \"%s.c calls the kernels of tinytrace %s: export the graph again with this header\"\n#endif\n\n",
-                w->name, TT_VERSION_STRING, p->g->n_order, w->name, w->name, w->name, TT_VERSION_MAJOR, TT_VERSION_MINOR,
+                w->name, TT_VERSION_STRING, p->g->n_order, p->g->n_order == 1 ? "" : "s", w->name, w->name, w->name,
+                TT_VERSION_MAJOR, TT_VERSION_MINOR,
                 w->name, TT_VERSION_STRING);
     tt__x_emit_constants(w);
     tt__xprintf(w, "\nTT__NO_CONTRACT int %s_run(const float *const *inputs, float *const *outputs, void *arena) {\n"

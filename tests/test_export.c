@@ -46,17 +46,18 @@ static char *te_read(const char *path) {
     return text;
 }
 
-/* x [8,32] -> relu(x W1^T) ... : y = linear(a); b = tanh(a); c = linear(b); d = exp(b) + c;
-   out = linear(d). Every value [8,32] (1024 bytes). */
+/* x [8,32]: b = tanh(x W1^T); l = b W2^T; d = exp(b) + l; out = d W3^T. Every value [8,32]
+   (1024 bytes). The ops are recorded in this order (one per statement: the order in which a
+   compiler evaluates arguments is its own), so that exp(b) + l fuses into one program of its own. */
 static tt_graph *te_trace_chain_mlp(tt_ctx *c, tt_ctx *wc, tt_tensor **x) {
     int64_t xs[2] = {8, 32}, ws[2] = {32, 32};
     tt_tensor *w1 = tt_randn(wc, 1, 2, ws), *w2 = tt_randn(wc, 2, 2, ws), *w3 = tt_randn(wc, 3, 2, ws);
-    tt_tensor *a, *b, *d, *y;
+    tt_tensor *b, *l, *d, *y;
     *x = tt_randn(c, 4, 2, xs);
     tt_trace_begin(c);
-    a = tt_linear(c, tt_trace_input(c, *x, "x"), w1, NULL);
-    b = tt_tanh(c, a);
-    d = tt_add(c, tt_exp(c, b), tt_linear(c, b, w2, NULL));
+    b = tt_tanh(c, tt_linear(c, tt_trace_input(c, *x, "x"), w1, NULL));
+    l = tt_linear(c, b, w2, NULL);
+    d = tt_add(c, tt_exp(c, b), l);
     y = tt_linear(c, d, w3, NULL);
     return tt_trace_end(c, &y, 1);
 }
@@ -181,9 +182,9 @@ static void test_export_files(void) {
 
 /* ---- the plan ------------------------------------------------------------------------------ */
 
-/* The chain MLP: a = x W1^T with b = tanh(a) fused into it (one [8,32] buffer), c = b W2^T
-   (a second), d = exp(b) + c written over one of the two (both die there), out = the
-   caller's: 2 x 1024 bytes. Every value its own buffer would take 4 x 1024. */
+/* The chain MLP: b = tanh(x W1^T) (tanh fused into the linear: one [8,32] buffer), l = b W2^T
+   (a second), d = exp(b) + l (one program) written over one of the two, both dying there;
+   out is the caller's: 2 x 1024 bytes. Without writing in place d would need a third. */
 static void test_export_plan_in_place(void) {
     tt_ctx *c = tu_ctx(), *wc = tu_ctx();
     tt_tensor *x = NULL;
