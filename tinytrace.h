@@ -96,7 +96,9 @@
             with a memory plan for small devices (band fusion of conv -> ReLU -> pool);
             tt_graph_export_arena; TT_FLOAT_ACCUM (float sums where the FPU has no doubles);
             the header is -Wdouble-promotion clean. The plain C micro-kernel continues its sums
-            from C (packed and direct GEMMs agree bit for bit with the C twin).
+            from C (packed and direct GEMMs agree bit for bit with the C twin). Outputs bitwise
+            those of 0.7.0 with AVX-512 and AVX2; with the plain C kernels, GEMMs whose K spans
+            several blocks round differently (sums in order over k, as the direct loops).
      0.7.0  graph files: tt_graph_save/_load (and _memory forms; docs/FORMAT.md), every byte
             checked on load, compiled graphs load ready to run, with no heap in a user buffer
             and constants in place; tt_graph_input_name/_shape; safetensors weights
