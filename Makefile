@@ -254,7 +254,7 @@ FW_LINK  := -nostartfiles -T tests/firmware/link.ld -Wl,--gc-sections -Wl,--star
 # double-precision routine (__aeabi_d*); its last line is read by tools.
 FW_FORBIDDEN := ' (malloc|_malloc_r|_vfiprintf_r|printf|fopen)$$'
 
-firmware: $(FW_DIR)/simplecnn_ttg.elf $(FW_DIR)/simplecnn.elf
+firmware: $(FW_DIR)/simplecnn_ttg.elf $(FW_DIR)/simplecnn.elf $(FW_DIR)/exported_selftests.elf
 	@echo "== firmware: SimpleCNN loaded from a .ttg graph in flash ($(FW_DIR)/simplecnn_ttg.elf)"
 	@arm-none-eabi-size $(FW_DIR)/simplecnn_ttg.elf
 	@echo "double-precision soft-float helpers linked: $$(arm-none-eabi-nm $(FW_DIR)/simplecnn_ttg.elf | grep -c ' __aeabi_d')"
@@ -265,6 +265,13 @@ firmware: $(FW_DIR)/simplecnn_ttg.elf $(FW_DIR)/simplecnn.elf
 	 else r="not run"; fi; \
 	 echo "firmware simplecnn (loaded .ttg): flash $$(arm-none-eabi-size $(FW_DIR)/simplecnn_ttg.elf | awk 'NR==2 {print $$1 + $$2}') B, emulator $$r"; \
 	 [ "$$r" != fail ]
+	@echo "== firmware: every exported test model's selftest on the device ($(FW_DIR)/exported_selftests.elf)"
+	@arm-none-eabi-size $(FW_DIR)/exported_selftests.elf
+	@if arm-none-eabi-nm $(FW_DIR)/exported_selftests.elf | grep -E $(FW_FORBIDDEN); then echo "the image links malloc or stdio"; exit 1; fi
+	@if arm-none-eabi-nm $(FW_DIR)/exported_selftests.elf | grep ' __aeabi_d'; then echo "the image links double-precision routines"; exit 1; fi
+	@if command -v qemu-system-arm >/dev/null 2>&1; then \
+	   timeout 120 qemu-system-arm -M mps2-an386 -nographic -semihosting-config enable=on,target=native \
+	     -kernel $(FW_DIR)/exported_selftests.elf || { echo "exported selftests failed on the emulator"; exit 1; }; fi
 	@echo "== firmware: SimpleCNN exported as C ($(FW_DIR)/simplecnn.elf)"
 	@arm-none-eabi-size $(FW_DIR)/simplecnn.elf
 	@w=$$(arm-none-eabi-nm -S -t d $(FW_DIR)/simplecnn.elf | awk '$$4 ~ /^simplecnn_c[0-9]+$$/ {s += $$2} END {print s + 0}'); \
@@ -285,13 +292,21 @@ $(FW_DIR)/startup.o: tests/firmware/startup.c tests/firmware/startup.h
 	$(ARM_CC) -std=gnu99 -Wall -Wextra -Werror $(FW_FLAGS) -c $< -o $@
 
 $(FW_DIR)/simplecnn.elf: tests/firmware/simplecnn_export.c $(FW_DIR)/startup.o tests/firmware/link.ld \
-                         $(EXPORT_DIR)/simplecnn.c tinytrace.h
-	@mkdir -p $(FW_DIR)
-	$(ARM_CC) -std=c99 $(WARN) -Wdouble-promotion $(FW_FLAGS) -DTT_NO_THREADS -DTT_NO_STDIO -DTT_NO_MALLOC -I. -I$(EXPORT_DIR) \
-	  -c $(EXPORT_DIR)/simplecnn.c -o $(FW_DIR)/simplecnn.o
+                         $(FW_DIR)/export_simplecnn.o
 	$(ARM_CC) -std=c99 $(WARN) -Wdouble-promotion $(FW_FLAGS) -I$(EXPORT_DIR) -c tests/firmware/simplecnn_export.c -o $(FW_DIR)/simplecnn_main.o
-	$(ARM_CC) $(FW_FLAGS) $(FW_DIR)/simplecnn.o $(FW_DIR)/simplecnn_main.o $(FW_DIR)/startup.o $(FW_LINK) \
+	$(ARM_CC) $(FW_FLAGS) $(FW_DIR)/export_simplecnn.o $(FW_DIR)/simplecnn_main.o $(FW_DIR)/startup.o $(FW_LINK) \
 	  -Wl,-Map=$(FW_DIR)/simplecnn.map -o $@
+
+# Each exported model in an object of its own (their constants and functions are static).
+$(FW_DIR)/export_%.o: $(EXPORT_DIR)/%.c tinytrace.h
+	@mkdir -p $(FW_DIR)
+	$(ARM_CC) -std=c99 $(WARN) -Wdouble-promotion $(FW_FLAGS) -I. -I$(EXPORT_DIR) -c $< -o $@
+
+$(FW_DIR)/exported_selftests.elf: tests/firmware/exported_selftests.c $(FW_DIR)/startup.o tests/firmware/link.ld \
+                                  $(patsubst $(EXPORT_DIR)/%.c,$(FW_DIR)/export_%.o,$(EXPORT_SRCS))
+	$(ARM_CC) -std=c99 $(WARN) -Wdouble-promotion $(FW_FLAGS) -I$(EXPORT_DIR) -c $< -o $(FW_DIR)/exported_selftests.o
+	$(ARM_CC) $(FW_FLAGS) $(FW_DIR)/exported_selftests.o $(patsubst $(EXPORT_DIR)/%.c,$(FW_DIR)/export_%.o,$(EXPORT_SRCS)) \
+	  $(FW_DIR)/startup.o $(FW_LINK) -o $@
 
 $(FW_DIR)/simplecnn_graph.h: tests/firmware/simplecnn_gen.c tinytrace.h
 	@mkdir -p $(FW_DIR)

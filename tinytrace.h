@@ -5179,7 +5179,11 @@ static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N,
    with AVX-512 a product narrower than a 48-column sliver runs on the narrow kernels (N <= 32)
    or a full kernel into the edge buffer (N = 33..47): 4-6x the direct loops with many rows. */
 static bool tt__gemm_is_packed_mr(int64_t mr, int64_t M, int64_t N, int64_t K) {
-    return M >= mr && N >= 16 && K >= 8 && (double)M * (double)N * (double)K >= 262144.0;
+    int64_t mn, mnk;
+    if (M < mr || N < 16 || K < 8) return false;
+    mn = tt__mul_checked(M, N);                        /* in integers: no double arithmetic on an M4 */
+    mnk = mn < 0 ? -1 : tt__mul_checked(mn, K);
+    return mnk < 0 || mnk >= 262144;                   /* -1: past int64, so large */
 }
 static bool tt__gemm_is_packed(const tt__kernels *kt, int64_t M, int64_t N, int64_t K) {
     return tt__gemm_is_packed_mr(kt->mr, M, N, K);
