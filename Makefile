@@ -240,51 +240,39 @@ exported: $(BUILD)/test_exported $(BUILD)/test_exported_asan
 	   { cat $(BUILD)/test_exported_asan.log; exit 1; }
 	@echo "test_exported (ASan + UBSan): $$(tail -n 1 $(BUILD)/test_exported_asan.log)"
 
-# Firmware: SimpleCNN traced on the host (tests/firmware/simplecnn_gen.c) and saved as a .ttg graph
-# in a const array; the Cortex-M4F image (tests/firmware/simplecnn_ttg.c, startup.c, link.ld) loads
-# it with no heap, runs it under qemu-system-arm (board mps2-an386, semihosting) and compares the
-# logits with the host's. Prints the image's sizes and the double-precision helpers it links, and
-# fails when it links malloc or stdio. Debian: gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm.
+# Firmware: three Cortex-M4F images (tests/firmware: startup.c, link.ld, a main each), run under
+# qemu-system-arm (board mps2-an386, semihosting): SimpleCNN exported as C (simplecnn_export.c);
+# the selftest of every model `make exported` writes (exported_selftests.c); SimpleCNN traced on
+# the host (simplecnn_gen.c), saved as a .ttg graph in a const array and loaded with no heap
+# (simplecnn_ttg.c). Each compares its outputs with the host's. Debian: gcc-arm-none-eabi
+# libnewlib-arm-none-eabi qemu-system-arm.
 FW_DIR   := $(BUILD)/firmware
 FW_FLAGS := $(ARM_FLAGS) -ffunction-sections -fdata-sections
 FW_LINK  := -nostartfiles -T tests/firmware/link.ld -Wl,--gc-sections -Wl,--start-group -lc_nano -lm -lnosys -lgcc -Wl,--end-group
 
-# The exported image (the one the firmware issue measures) is $(FW_DIR)/simplecnn.elf: the
-# exported simplecnn.c with -Wdouble-promotion, checked to link no malloc, no stdio and no
-# double-precision routine (__aeabi_d*); its last line is read by tools.
-FW_FORBIDDEN := ' (malloc|_malloc_r|_vfiprintf_r|printf|fopen)$$'
+# tests/firmware/check_image.sh prints an image's sizes, fails when it links malloc or stdio (the
+# exported ones: or a double-precision routine, __aeabi_d*; they are built with
+# -Wdouble-promotion) and runs it. The image the firmware issue measures is
+# $(FW_DIR)/simplecnn.elf; the last line, read by tools, gives its figures.
+FW_SIZE = $$(arm-none-eabi-size $(1) | awk 'NR==2 {print $$1 + $$2}')
+FW_ARENA = $$(awk '/define $(1)_ARENA_BYTES/ {print $$3 + 0}' $(2))
 
 firmware: $(FW_DIR)/simplecnn_ttg.elf $(FW_DIR)/simplecnn.elf $(FW_DIR)/exported_selftests.elf
 	@echo "== firmware: SimpleCNN loaded from a .ttg graph in flash ($(FW_DIR)/simplecnn_ttg.elf)"
-	@arm-none-eabi-size $(FW_DIR)/simplecnn_ttg.elf
-	@echo "double-precision soft-float helpers linked: $$(arm-none-eabi-nm $(FW_DIR)/simplecnn_ttg.elf | grep -c ' __aeabi_d')"
-	@if arm-none-eabi-nm $(FW_DIR)/simplecnn_ttg.elf | grep -E $(FW_FORBIDDEN); then echo "the image links malloc or stdio"; exit 1; fi
-	@if command -v qemu-system-arm >/dev/null 2>&1; then \
-	   if timeout 120 qemu-system-arm -M mps2-an386 -nographic -semihosting-config enable=on,target=native -kernel $(FW_DIR)/simplecnn_ttg.elf; \
-	   then r=pass; else r=fail; fi; \
-	 else r="not run"; fi; \
-	 echo "firmware simplecnn (loaded .ttg): flash $$(arm-none-eabi-size $(FW_DIR)/simplecnn_ttg.elf | awk 'NR==2 {print $$1 + $$2}') B, emulator $$r"; \
-	 [ "$$r" != fail ]
+	@bash tests/firmware/check_image.sh $(FW_DIR)/simplecnn_ttg.elf > $(FW_DIR)/simplecnn_ttg.log; s=$$?; \
+	 cat $(FW_DIR)/simplecnn_ttg.log; \
+	 echo "firmware simplecnn (loaded .ttg): flash $(call FW_SIZE,$(FW_DIR)/simplecnn_ttg.elf) B, $$(tail -n 1 $(FW_DIR)/simplecnn_ttg.log)"; \
+	 exit $$s
 	@echo "== firmware: every exported test model's selftest on the device ($(FW_DIR)/exported_selftests.elf)"
-	@arm-none-eabi-size $(FW_DIR)/exported_selftests.elf
-	@if arm-none-eabi-nm $(FW_DIR)/exported_selftests.elf | grep -E $(FW_FORBIDDEN); then echo "the image links malloc or stdio"; exit 1; fi
-	@if arm-none-eabi-nm $(FW_DIR)/exported_selftests.elf | grep ' __aeabi_d'; then echo "the image links double-precision routines"; exit 1; fi
-	@if command -v qemu-system-arm >/dev/null 2>&1; then \
-	   timeout 120 qemu-system-arm -M mps2-an386 -nographic -semihosting-config enable=on,target=native \
-	     -kernel $(FW_DIR)/exported_selftests.elf || { echo "exported selftests failed on the emulator"; exit 1; }; fi
+	@bash tests/firmware/check_image.sh $(FW_DIR)/exported_selftests.elf float-only
 	@echo "== firmware: SimpleCNN exported as C ($(FW_DIR)/simplecnn.elf)"
-	@arm-none-eabi-size $(FW_DIR)/simplecnn.elf
 	@w=$$(arm-none-eabi-nm -S -t d $(FW_DIR)/simplecnn.elf | awk '$$4 ~ /^simplecnn_c[0-9]+$$/ {s += $$2} END {print s + 0}'); \
-	 f=$$(arm-none-eabi-size $(FW_DIR)/simplecnn.elf | awk 'NR==2 {print $$1 + $$2}'); \
+	 f=$(call FW_SIZE,$(FW_DIR)/simplecnn.elf); \
 	 echo "flash $$f B: weights $$w B, code and the rest $$((f - w)) B"
-	@if arm-none-eabi-nm $(FW_DIR)/simplecnn.elf | grep -E $(FW_FORBIDDEN); then echo "the image links malloc or stdio"; exit 1; fi
-	@if arm-none-eabi-nm $(FW_DIR)/simplecnn.elf | grep ' __aeabi_d'; then echo "the image links double-precision routines"; exit 1; fi
-	@if command -v qemu-system-arm >/dev/null 2>&1; then \
-	   if timeout 120 qemu-system-arm -M mps2-an386 -nographic -semihosting-config enable=on,target=native -kernel $(FW_DIR)/simplecnn.elf; \
-	   then r=pass; else r=fail; fi; \
-	 else r="not run"; fi; \
-	 echo "firmware simplecnn: flash $$(arm-none-eabi-size $(FW_DIR)/simplecnn.elf | awk 'NR==2 {print $$1 + $$2}') B, arena $$(awk '/define SIMPLECNN_PLAIN_ARENA_BYTES/ {print $$3 + 0}' $(EXPORT_DIR)/simplecnn_plain.h) B, fused arena $$(awk '/define SIMPLECNN_ARENA_BYTES/ {print $$3 + 0}' $(EXPORT_DIR)/simplecnn.h) B, emulator $$r"; \
-	 [ "$$r" != fail ]
+	@bash tests/firmware/check_image.sh $(FW_DIR)/simplecnn.elf float-only > $(FW_DIR)/simplecnn.log; s=$$?; \
+	 cat $(FW_DIR)/simplecnn.log; \
+	 echo "firmware simplecnn: flash $(call FW_SIZE,$(FW_DIR)/simplecnn.elf) B, arena $(call FW_ARENA,SIMPLECNN_PLAIN,$(EXPORT_DIR)/simplecnn_plain.h) B, fused arena $(call FW_ARENA,SIMPLECNN,$(EXPORT_DIR)/simplecnn.h) B, $$(tail -n 1 $(FW_DIR)/simplecnn.log)"; \
+	 exit $$s
 
 # startup.c is bare-metal glue (register variables, a vector table of addresses): no -Wpedantic.
 $(FW_DIR)/startup.o: tests/firmware/startup.c tests/firmware/startup.h
