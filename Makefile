@@ -220,7 +220,7 @@ $(BUILD)/bench_suite_native: bench/bench.c bench/bench_util.h bench/bench_models
 # files are built with the warnings as errors beside tests/export/test_exported.c, which checks
 # them against their graphs (bitwise) and double references; once plain, once under ASan + UBSan.
 EXPORT_DIR  := $(BUILD)/export
-EXPORT_SRCS := $(addprefix $(EXPORT_DIR)/,simplecnn.c simplecnn_plain.c chain.c mixed.c unfused.c)
+EXPORT_SRCS := $(addprefix $(EXPORT_DIR)/,simplecnn.c simplecnn_plain.c chain.c mixed.c unfused.c simplecnn_b2.c)
 
 $(EXPORT_DIR)/stamp: tests/export/export_gen.c tests/export/export_models.h tinytrace.h
 	@mkdir -p $(EXPORT_DIR)

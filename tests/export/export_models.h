@@ -6,7 +6,8 @@
      chain      an elementwise chain on [64,256] (a broadcast row, two outputs): fused into one loop
      mixed      conv1d + GELU, views, depthwise and grouped conv2d, max-pool 3x3 pad 1, avg-pool,
                 linear + ReLU, matmul, a transposed view as the second output
-     unfused    the chain compiled without the fusion pass: each op a loop of its own */
+     unfused    the chain compiled without the fusion pass: each op a loop of its own
+     simplecnn_b2  SimpleCNN on two 16x16 images (band fusion image by image) */
 #ifndef TT_EXPORT_MODELS_H
 #define TT_EXPORT_MODELS_H
 
@@ -68,24 +69,25 @@ static void em_mixed_fwd(tt_ctx *c, tt_ctx *wc, tt_tensor *x, tt_tensor **outs) 
     outs[1] = tt_transpose(c, outs[0], 0, 1);
 }
 
-/* Builds model `which` (0 simplecnn, 1 chain, 2 mixed, 3 unfused) in c (weights in wc), traced,
-   compiled with every pass (but fusion for unfused) and frozen weights, and run once on
-   tt_randn inputs. g NULL on error. */
-#define EM_MODELS 4
+/* Builds model `which` (0 simplecnn, 1 chain, 2 mixed, 3 unfused, 4 simplecnn_b2) in c (weights
+   in wc), traced, compiled with every pass (but fusion for unfused) and frozen weights, and run
+   once on tt_randn inputs. g NULL on error. */
+#define EM_MODELS 5
 static em_model em_build(tt_ctx *c, tt_ctx *wc, int which) {
-    static const char *const names[EM_MODELS] = {"simplecnn", "chain", "mixed", "unfused"};
+    static const char *const names[EM_MODELS] = {"simplecnn", "chain", "mixed", "unfused", "simplecnn_b2"};
     unsigned passes = (TT_PASS_ALL | TT_PASS_FREEZE) & ~(which == 3 ? (unsigned)TT_PASS_FUSE : 0u);
-    int64_t s_cnn[4] = {1, 3, 32, 32}, s_chain[2] = {64, 256}, s_mixed[3] = {2, 4, 16};
+    int64_t s_cnn[4] = {1, 3, 32, 32}, s_cnn2[4] = {2, 3, 16, 16}, s_chain[2] = {64, 256}, s_mixed[3] = {2, 4, 16};
     em_model m;
     tt_tensor *outs[2] = {NULL, NULL}, *x;
-    int n_out = which == 0 ? 1 : 2;
+    int n_out = which == 0 || which == 4 ? 1 : 2;
     memset(&m, 0, sizeof m);
     m.name = names[which];
     m.n_in = 1;
-    m.in[0] = which == 0 ? tt_randn(c, 7, 4, s_cnn) : which == 2 ? tt_randn(c, 9, 3, s_mixed) : tt_randn(c, 8, 2, s_chain);
+    m.in[0] = which == 0 ? tt_randn(c, 7, 4, s_cnn) : which == 4 ? tt_randn(c, 10, 4, s_cnn2)
+            : which == 2 ? tt_randn(c, 9, 3, s_mixed) : tt_randn(c, 8, 2, s_chain);
     tt_trace_begin(c);
     x = tt_trace_input(c, m.in[0], "x");
-    if (which == 0) outs[0] = em_simplecnn_fwd(c, wc, x);
+    if (which == 0 || which == 4) outs[0] = em_simplecnn_fwd(c, wc, x);
     else if (which == 2) em_mixed_fwd(c, wc, x, outs);
     else em_chain_fwd(c, wc, x, outs);
     m.g = tt_trace_end(c, outs, n_out);

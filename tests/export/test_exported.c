@@ -17,6 +17,7 @@
 #include "chain.h"
 #include "mixed.h"
 #include "unfused.h"
+#include "simplecnn_b2.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -49,6 +50,7 @@ static const exported exports[] = {
     {"chain", 1, 0, chain_run, chain_selftest, CHAIN_ARENA_BYTES, CHAIN_SELFTEST_BYTES},
     {"mixed", 2, 0, mixed_run, mixed_selftest, MIXED_ARENA_BYTES, MIXED_SELFTEST_BYTES},
     {"unfused", 3, 0, unfused_run, unfused_selftest, UNFUSED_ARENA_BYTES, UNFUSED_SELFTEST_BYTES},
+    {"simplecnn_b2", 4, 0, simplecnn_b2_run, simplecnn_b2_selftest, SIMPLECNN_B2_ARENA_BYTES, SIMPLECNN_B2_SELFTEST_BYTES},
 };
 
 #define GUARD 256                      /* bytes of pattern after the arena */
@@ -205,7 +207,8 @@ int main(void) {
     test_chain_reference(c, wc, &exports[4]);
     tt_ctx_destroy(c);
     tt_ctx_destroy(wc);
-    printf("exported C (simplecnn %lu B arena, %lu B without band fusion; chain; mixed; unfused):\n%d passed, %d failed\n",
+    printf("exported C (simplecnn %lu B arena, %lu B without band fusion; chain; mixed; unfused; simplecnn_b2):\n"
+           "%d passed, %d failed\n",
            (unsigned long)SIMPLECNN_ARENA_BYTES, (unsigned long)SIMPLECNN_PLAIN_ARENA_BYTES, passed, failed);
     return failed != 0;
 }
