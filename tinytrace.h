@@ -816,13 +816,13 @@ TT_API tt_graph   *tt_graph_load(tt_ctx *ctx, const char *path);
        int name_selftest(void *work);
    with NAME_ARENA_BYTES (the memory name_run works in, 8-byte aligned; the inputs and outputs
    are the caller's contiguous f32 buffers, and none may overlap another or the arena) and each
-   input's and output's size; dir/name.c holds the constants as static const arrays (they stay in flash)
-   and name_run: one call per node into the header's plain C kernels, each fused elementwise
-   chain one loop. name.c compiles tinytrace.h privately (TT_STATIC, and TT_NO_THREADS,
-   TT_NO_STDIO, TT_NO_MALLOC, TT_NO_SIMD: its copy links no pthreads, stdio or heap): build it
-   with the header on the include path and -ffunction-sections -Wl,--gc-sections, and only what
-   name_run calls is linked. Its outputs equal the graph's bit for bit where the graph runs the plain C
-   kernels (tt_ctx_desc.isa "scalar"). The arena holds every value the graph computes (not the
+   input's and output's size; dir/name.c holds the constants as static const arrays (they stay
+   in flash) and name_run: one call per node into the header's plain C kernels, each fused
+   elementwise chain one loop. name.c compiles tinytrace.h privately (TT_STATIC, and
+   TT_NO_THREADS, TT_NO_STDIO, TT_NO_MALLOC, TT_NO_SIMD: its copy links no pthreads, stdio or
+   heap): build it with the header on the include path and -ffunction-sections
+   -Wl,--gc-sections, and only what name_run calls is linked. Its outputs equal the graph's
+   bit for bit where the graph runs the plain C kernels (tt_ctx_desc.isa "scalar"). The arena holds every value the graph computes (not the
    caller's inputs and outputs), reused as the graph's plan reuses it; band fusion runs conv ->
    ReLU -> 2x2 max-pool and conv -> ReLU -> global average pool a band of rows at a time, so
    the convolution's output never exists whole. Exported: conv2d, conv1d, pooling, linear,
@@ -4501,7 +4501,7 @@ static void tt__epilogue_block(const tt__epilogue *e, float *C, int64_t ldc, int
 #define TT__GEMM_NB 1024
 
 typedef struct tt__gemm_job {
-    int64_t             M, N, K, sam, sak, sbk, sbn, ldc, n_col_tiles;   /* C's rows ldc apart */
+    int64_t             M, N, K, sam, sak, sbk, sbn, n_col_tiles;
     const float        *A, *B;
     float              *C;
     const tt__epilogue *ep;
@@ -4514,23 +4514,23 @@ TT__INLINE void tt__gemm_task_body(void *arg, int64_t t, int thread) {
     int64_t i, j, k, k0;
     (void)thread;
     if (g->sbn == 1) {                                 /* rows of B contiguous: C row += a(i,k) * B row */
-        for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) g->C[i * g->ldc + j] = 0.0f;
+        for (i = i0; i < i1; i++) for (j = j0; j < j1; j++) g->C[i * g->N + j] = 0.0f;
         for (k0 = 0; k0 < g->K; k0 += TT__GEMM_KC) {
             int64_t k1 = tt__min64(g->K, k0 + TT__GEMM_KC);
             for (i = i0; i < i1; i++)
                 for (k = k0; k < k1; k++)
-                    tt__axpy(g->C + i * g->ldc + j0, g->B + k * g->sbk + j0, g->A[i * g->sam + k * g->sak], j1 - j0);
+                    tt__axpy(g->C + i * g->N + j0, g->B + k * g->sbk + j0, g->A[i * g->sam + k * g->sak], j1 - j0);
         }
     } else {
         for (i = i0; i < i1; i++) {                    /* rows of A and columns of B contiguous: dots */
             const float *a = g->A + i * g->sam, *b = g->B;
-            float *c = g->C + i * g->ldc;
+            float *c = g->C + i * g->N;
             for (j = j0; j + 4 <= j1; j += 4)
                 tt__dot4(a, b + j * g->sbn, b + (j + 1) * g->sbn, b + (j + 2) * g->sbn, b + (j + 3) * g->sbn, g->K, c + j);
             for (; j < j1; j++) c[j] = tt__dot(a, b + j * g->sbn, g->K);
         }
     }
-    tt__epilogue_block(g->ep, g->C + i0 * g->ldc + j0, g->ldc, i0, j0, i1 - i0, j1 - j0);
+    tt__epilogue_block(g->ep, g->C + i0 * g->N + j0, g->N, i0, j0, i1 - i0, j1 - j0);
 }
 TT__TWINS(, tt__gemm_task, (void *arg, int64_t t, int thread), (arg, t, thread))
 
@@ -5198,7 +5198,7 @@ static void tt__gemm_pre(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const flo
     if (tt__gemm_is_packed(ctx->kern, M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, Bpre, C, 0, 0, ep))
         return;
     TT_ASSERT(sbn == 1 || (sak == 1 && sbk == 1));
-    g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn; g.ldc = N;
+    g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn;
     g.A = A; g.B = B; g.C = C; g.ep = ep;
     g.n_col_tiles = (N + TT__GEMM_NB - 1) / TT__GEMM_NB;
     tt__parallel_for(ctx, ctx->kern->gemm_task, &g, ((M + TT__GEMM_MB - 1) / TT__GEMM_MB) * g.n_col_tiles);
@@ -13017,7 +13017,7 @@ static tt_status tt__x_expected(const tt__xplan *p, const char *fn, float *expec
     tt_graph *g = p->g, *copy = NULL;
     tt_ctx_desc d = tt_ctx_desc_default();
     tt_ctx *ctx;
-    tt_tensor *in[16];
+    tt_tensor **in;
     size_t size = tt_graph_save_memory(g, NULL, 0);
     void *bytes = size ? tt__heap_alloc(&g->tape.alloc, size) : NULL;
     tt_status st = TT_ERR_OOM;
@@ -13026,14 +13026,15 @@ static tt_status tt__x_expected(const tt__xplan *p, const char *fn, float *expec
     d.isa = "scalar";
     d.n_threads = 1;
     ctx = bytes ? tt_ctx_create(&d) : NULL;
-    if (ctx && tt_graph_save_memory(g, bytes, size) == size) copy = tt_graph_load_memory(ctx, bytes, size);
-    for (i = 0; copy && i < g->tape.n_inputs && i < 16; i++) {
+    in = ctx ? (tt_tensor **)tt__alloc(ctx, fn, sizeof(tt_tensor *) * (size_t)(g->tape.n_inputs + 1)) : NULL;
+    if (in && tt_graph_save_memory(g, bytes, size) == size) copy = tt_graph_load_memory(ctx, bytes, size);
+    for (i = 0; copy && i < g->tape.n_inputs; i++) {
         const tt_tensor *m = &g->tape.values[g->tape.inputs[i]].meta;
         in[i] = tt_empty(ctx, TT_F32, m->ndim, m->shape);
         if (in[i]) tt__x_fill((float *)tt__ptr(in[i]), in[i]->numel, (uint32_t)i);
     }
     *hash = 2166136261u;
-    if (copy && g->tape.n_inputs <= 16 && tt_graph_run(copy, in, g->tape.n_inputs) == TT_OK) {
+    if (copy && tt_graph_run(copy, in, g->tape.n_inputs) == TT_OK) {
         for (i = 0; i < g->n_outputs; i++) {
             tt_tensor *y = tt_contiguous(ctx, tt_graph_output(copy, i));
             if (!y) break;
