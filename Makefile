@@ -115,6 +115,8 @@ compile-matrix:
 	 else echo "no $(ARM_CC): the Cortex-M build is not checked"; fi
 	$(GCC)   -std=c99   $(WARN) -O2 tests/test_firmware.c -o $(BUILD)/test_firmware -lm
 	./$(BUILD)/test_firmware
+	$(GCC)   -std=c99   $(WARN) -Wdouble-promotion -O2 -DTT_FLOAT_ACCUM=1 tests/test_firmware.c -o $(BUILD)/test_firmware_float -lm
+	./$(BUILD)/test_firmware_float
 	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)$$'; then \
 	   echo "firmware build references malloc, stdio or pthreads"; exit 1; fi
 
@@ -220,7 +222,7 @@ $(BUILD)/bench_suite_native: bench/bench.c bench/bench_util.h bench/bench_models
 # files are built with the warnings as errors beside tests/export/test_exported.c, which checks
 # them against their graphs (bitwise) and double references; once plain, once under ASan + UBSan.
 EXPORT_DIR  := $(BUILD)/export
-EXPORT_SRCS := $(addprefix $(EXPORT_DIR)/,simplecnn.c simplecnn_plain.c chain.c mixed.c unfused.c simplecnn_b2.c)
+EXPORT_SRCS := $(addprefix $(EXPORT_DIR)/,simplecnn.c simplecnn_plain.c chain.c mixed.c unfused.c simplecnn_b2.c heads.c)
 
 $(EXPORT_DIR)/stamp: tests/export/export_gen.c tests/export/export_models.h tinytrace.h
 	@mkdir -p $(EXPORT_DIR)

@@ -62,8 +62,8 @@
      TT_NO_STDIO                   off                         impl; drops tt_print (no printf)
      TT_NO_THREADS                 off                         impl; single-threaded (no pthreads)
      TT_NO_SIMD                    off                         impl; only the plain-C kernel twins
-     TT_FLOAT_ACCUM                1 where the FPU lacks        impl; long sums in float (Kahan),
-                                   doubles (Cortex-M4F), else 0      not double
+     TT_FLOAT_ACCUM                1 where the FPU lacks        impl; long sums (reductions,
+                                   doubles (Cortex-M4F), else 0      norms, softmax) in float
      TT_NO_MALLOC                  off                         impl; every byte from the user's
                                                                buffer (tt_ctx_desc.mem_buffer)
 
@@ -94,7 +94,8 @@
      0.8.0  firmware: tt_graph_export_c writes a compiled graph as C (constants static const,
             one call per node into the plain C kernels, fused chains as loops, name_selftest),
             with a memory plan for small devices (band fusion of conv -> ReLU -> pool);
-            tt_graph_export_arena; TT_FLOAT_ACCUM (float sums where the FPU has no doubles);
+            tt_graph_export_arena; TT_FLOAT_ACCUM (reductions, softmax and norms sum in float
+            where the FPU has no doubles: exported code links no double arithmetic on an M4F);
             the header is -Wdouble-promotion clean. The plain C micro-kernel continues its sums
             from C (packed and direct GEMMs agree bit for bit with the C twin). Outputs bitwise
             those of 0.7.0 with AVX-512 and AVX2; with the plain C kernels, GEMMs whose K spans
@@ -826,8 +827,8 @@ TT_API tt_graph   *tt_graph_load(tt_ctx *ctx, const char *path);
    caller's inputs and outputs), reused as the graph's plan reuses it; band fusion runs conv ->
    ReLU -> 2x2 max-pool and conv -> ReLU -> global average pool a band of rows at a time, so
    the convolution's output never exists whole. Exported: conv2d, conv1d, pooling, linear,
-   matmul, views, fused elementwise chains, on f32 tensors; other nodes are TT_ERR_UNSUPPORTED
-   naming them. The graph must have run once since it was compiled. */
+   matmul, softmax, reductions and layer/RMS norms along the last axes, views, elementwise ops
+   and fused chains, on f32 tensors; other nodes are TT_ERR_UNSUPPORTED naming them. The graph must have run once since it was compiled. */
 #define TT_EXPORT_NO_BANDS    1u   /* every feature map whole (the plain plan) */
 #define TT_EXPORT_NO_SELFTEST 2u   /* no name_selftest, no stored outputs */
 /* The bytes name_run's arena needs for g exported with flags (0 on error, in tt_graph_error). */
@@ -1028,8 +1029,9 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__INLINE static inline
 #endif
 
-/* TT_FLOAT_ACCUM: long sums that accumulate in double (adaptive average pooling) accumulate
-   in float instead, compensated (Kahan), so that no double arithmetic is linked. On by
+/* TT_FLOAT_ACCUM: long sums that accumulate in double (reductions, softmax, normalizations,
+   adaptive average pooling) accumulate in float instead (the adaptive pool's compensated, by
+   Kahan), so that the kernels link no double arithmetic. On by
    default where the FPU has no double precision (Cortex-M4F: __ARM_FP without bit 3), whose
    doubles are slow software routines in flash; define it 0 or 1 to choose. */
 #ifndef TT_FLOAT_ACCUM
@@ -1053,6 +1055,18 @@ TT_API void        tt_graph_print(const tt_graph *g);
  * %s string, %d int, %D int64_t, %g double, %S a tensor's shape ("[2,3]"), %T a dtype.
  * ========================================================================== */
 static int64_t tt__max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* The type long sums and the statistics of normalizations are kept in: double, or float with
+   TT_FLOAT_ACCUM (with its square root and logarithm). */
+#if TT_FLOAT_ACCUM
+typedef float tt__wide;
+#define TT__WSQRT sqrtf
+#define TT__WLOG  logf
+#else
+typedef double tt__wide;
+#define TT__WSQRT sqrt
+#define TT__WLOG  log
+#endif
 
 /* A running sum of floats (TT_FLOAT_ACCUM: in float, with Kahan's compensation, kept at
    zero once the sum is not finite so that an infinity stays one; else in double). */
@@ -1994,7 +2008,7 @@ typedef struct tt__kernels {
     void         (*binary_chunk)(int op, float *y, const float *a, const float *b, int64_t n);
     void         (*pair_chunk)(int op, int op2, int swap, float *y, const float *a, const float *b, const float *c,
                                int64_t n);
-    void         (*affine_row)(float *y, const float *x, int64_t n, double mean, double scale, double shift);
+    void         (*affine_row)(float *y, const float *x, int64_t n, tt__wide mean, tt__wide scale, tt__wide shift);
     void         (*att_softmax_step)(const struct tt__att_job *j, int64_t n_slivers, int64_t cols, float *sc,
                                      struct tt__att_bufs *b);
     void         (*reduce_task)(void *arg, int64_t t, int thread);
@@ -3855,7 +3869,8 @@ TT_API tt_tensor *tt_clone(tt_ctx *ctx, tt_tensor *x) {
  *
  * Every reduction first moves the reduced axes to the end (a permuted view) and makes
  * that contiguous, so the work is M rows of K values: output m reduces row m. Rows are
- * summed in double in a fixed order, so results do not depend on how rows are split.
+ * summed in tt__wide (double; float with TT_FLOAT_ACCUM) in a fixed order, so results do not
+ * depend on how rows are split.
  * A reduction call carries its axes as a bit mask (a.i[0]), keepdim (a.i[1]) and the
  * variance correction (a.i[2]).
  * ========================================================================== */
@@ -3897,34 +3912,34 @@ static tt_tensor *tt__rows_last(tt_ctx *ctx, const char *op, tt_tensor *x, int64
 /* Sums and extremes of a row in TT__LANES independent lanes, combined in a fixed tree at
    the end: compilers vectorize these loops without reassociating anything, and the order
    of the additions does not depend on the SIMD width or the thread count. Sums are kept
-   in double (8 doubles per AVX-512 register). */
+   in tt__wide: double (8 per AVX-512 register), or float with TT_FLOAT_ACCUM. */
 #define TT__LANES 16
 
-TT__INLINE double tt__combine_lanes(double *s) {
+TT__INLINE tt__wide tt__combine_lanes(tt__wide *s) {
     int w, l;
     for (w = TT__LANES / 2; w > 0; w /= 2)
         for (l = 0; l < w; l++) s[l] += s[l + w];
     return s[0];
 }
 
-TT__INLINE double tt__sum_f64(const float *TT__RESTRICT x, int64_t n) {
-    double s[TT__LANES] = {0};
+TT__INLINE tt__wide tt__sum_f64(const float *TT__RESTRICT x, int64_t n) {
+    tt__wide s[TT__LANES] = {0};
     int64_t i = 0;
     int l;
     for (; i + TT__LANES <= n; i += TT__LANES)
-        for (l = 0; l < TT__LANES; l++) s[l] += (double)x[i + l];
-    for (; i < n; i++) s[i % TT__LANES] += (double)x[i];
+        for (l = 0; l < TT__LANES; l++) s[l] += (tt__wide)x[i + l];
+    for (; i < n; i++) s[i % TT__LANES] += (tt__wide)x[i];
     return tt__combine_lanes(s);
 }
 
 /* sum (x[i] - mean)^2, the numerator of the variance (two-pass: no cancellation). */
-TT__INLINE double tt__sum_sq_dev_f64(const float *TT__RESTRICT x, int64_t n, double mean) {
-    double s[TT__LANES] = {0};
+TT__INLINE tt__wide tt__sum_sq_dev_f64(const float *TT__RESTRICT x, int64_t n, tt__wide mean) {
+    tt__wide s[TT__LANES] = {0};
     int64_t i = 0;
     int l;
     for (; i + TT__LANES <= n; i += TT__LANES)
-        for (l = 0; l < TT__LANES; l++) { double d = (double)x[i + l] - mean; s[l] += d * d; }
-    for (; i < n; i++) { double d = (double)x[i] - mean; s[i % TT__LANES] += d * d; }
+        for (l = 0; l < TT__LANES; l++) { tt__wide d = (tt__wide)x[i + l] - mean; s[l] += d * d; }
+    for (; i < n; i++) { tt__wide d = (tt__wide)x[i] - mean; s[i % TT__LANES] += d * d; }
     return tt__combine_lanes(s);
 }
 
@@ -3949,29 +3964,29 @@ TT__INLINE float tt__extreme_f32(const float *TT__RESTRICT x, int64_t n, bool wa
 }
 
 /* Reduces one contiguous row of K values. */
-TT__INLINE double tt__reduce_row(int op, const float *x, int64_t K, int64_t correction) {
-    double acc, mean, dof;
+TT__INLINE tt__wide tt__reduce_row(int op, const float *x, int64_t K, int64_t correction) {
+    tt__wide acc, mean, dof;
     int64_t i, best = 0;
     switch (op) {
     case TT__OP_SUM:  return tt__sum_f64(x, K);
-    case TT__OP_MEAN: return tt__sum_f64(x, K) / (double)K;
-    case TT__OP_PROD: acc = 1; for (i = 0; i < K; i++) acc *= (double)x[i]; return acc;
-    case TT__OP_MAX:  return (double)tt__extreme_f32(x, K, true);
-    case TT__OP_MIN:  return (double)tt__extreme_f32(x, K, false);
+    case TT__OP_MEAN: return tt__sum_f64(x, K) / (tt__wide)K;
+    case TT__OP_PROD: acc = 1; for (i = 0; i < K; i++) acc *= (tt__wide)x[i]; return acc;
+    case TT__OP_MAX:  return (tt__wide)tt__extreme_f32(x, K, true);
+    case TT__OP_MIN:  return (tt__wide)tt__extreme_f32(x, K, false);
     case TT__OP_VAR: case TT__OP_STD:
-        mean = tt__sum_f64(x, K) / (double)K;
+        mean = tt__sum_f64(x, K) / (tt__wide)K;
         acc = tt__sum_sq_dev_f64(x, K, mean);
-        dof = (double)K - (double)correction;         /* in double: a file's correction may be any int64 */
-        acc /= dof > 0 ? dof : 0.0;                   /* PyTorch: max(0, N - correction) */
-        return op == TT__OP_STD ? sqrt(acc) : acc;
+        dof = (tt__wide)K - (tt__wide)correction;     /* not in int64: a file's correction may be any int64 */
+        acc /= dof > 0 ? dof : (tt__wide)0;           /* PyTorch: max(0, N - correction) */
+        return op == TT__OP_STD ? TT__WSQRT(acc) : acc;
     case TT__OP_ARGMAX:                              /* first maximum; NaN counts as the largest */
         for (i = 1; i < K; i++)
             if (x[best] == x[best] && (x[i] > x[best] || x[i] != x[i])) best = i;
-        return (double)best;
+        return (tt__wide)best;
     case TT__OP_ARGMIN:
         for (i = 1; i < K; i++)
             if (x[best] == x[best] && (x[i] < x[best] || x[i] != x[i])) best = i;
-        return (double)best;
+        return (tt__wide)best;
     default:
         return 0;
     }
@@ -4016,9 +4031,9 @@ TT__INLINE void tt__reduce_task_body(void *arg, int64_t t, int thread) {
     int64_t m, m1 = tt__min64(j->M, (t + 1) * j->rows_per_task);
     (void)thread;
     for (m = t * j->rows_per_task; m < m1; m++) {
-        double v = j->K == 0 ? (j->op == TT__OP_PROD ? 1.0 : j->op == TT__OP_SUM ? 0.0 : (double)NAN)
-                             : tt__reduce_row(j->op, j->x + m * j->K, j->K, j->correction);
-        tt__store(j->out->data, j->out->dtype, j->out->offset + m, v);
+        tt__wide v = j->K == 0 ? (j->op == TT__OP_PROD ? (tt__wide)1 : j->op == TT__OP_SUM ? (tt__wide)0 : (tt__wide)NAN)
+                               : tt__reduce_row(j->op, j->x + m * j->K, j->K, j->correction);
+        tt__store(j->out->data, j->out->dtype, j->out->offset + m, (double)v);
     }
 }
 TT__TWINS(, tt__reduce_task, (void *arg, int64_t t, int thread), (arg, t, thread))
@@ -4086,17 +4101,17 @@ TT_API tt_tensor *tt_argmin(tt_ctx *ctx, tt_tensor *x, int axis, bool keepdim) {
 }
 
 /* Softmax (or log-softmax) of one contiguous row, max subtracted first for stability:
-   three vectorized passes (max; exp and its sum in double lanes; scale or shift). */
+   three vectorized passes (max; exp and its sum in tt__wide lanes; scale or shift). */
 TT__INLINE void tt__softmax_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t K, bool log_form) {
     float mx = tt__extreme_f32(x, K, true);
-    double sum;
+    tt__wide sum;
     TT__EACH(K, y[i] = tt__expf(x[i] - mx));
     sum = tt__sum_f64(y, K);
     if (log_form) {
-        float lse = mx + (float)log(sum);
+        float lse = mx + (float)TT__WLOG(sum);
         TT__EACH(K, y[i] = x[i] - lse);
     } else {
-        float inv = (float)(1.0 / sum);
+        float inv = (float)((tt__wide)1 / sum);
         TT__EACH(K, y[i] *= inv);
     }
 }
@@ -4180,35 +4195,35 @@ static const float *tt__param_data(tt_ctx *ctx, const char *op, tt_tensor *p, bo
     return (const float *)tt__ptr(c);
 }
 
-/* Mean and 1/sqrt(var + eps) of n values (biased variance), in double. */
-TT__INLINE void tt__moments(const float *x, int64_t n, double eps, double *mean, double *inv_std) {
-    *mean = tt__sum_f64(x, n) / (double)n;
-    *inv_std = 1.0 / sqrt(tt__sum_sq_dev_f64(x, n, *mean) / (double)n + eps);
+/* Mean and 1/sqrt(var + eps) of n values (biased variance), in tt__wide. */
+TT__INLINE void tt__moments(const float *x, int64_t n, tt__wide eps, tt__wide *mean, tt__wide *inv_std) {
+    *mean = tt__sum_f64(x, n) / (tt__wide)n;
+    *inv_std = (tt__wide)1 / TT__WSQRT(tt__sum_sq_dev_f64(x, n, *mean) / (tt__wide)n + eps);
 }
 
-/* y = (x - mean) * scale (+ w * ... + b per element when given), in double, vectorized. */
-TT__INLINE void tt__normalize_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, double mean, double scale,
+/* y = (x - mean) * scale (+ w * ... + b per element when given), in tt__wide, vectorized. */
+TT__INLINE void tt__normalize_row(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, tt__wide mean, tt__wide scale,
                               const float *TT__RESTRICT w, const float *TT__RESTRICT b) {
-    if (w && b)  TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale * (double)w[i] + (double)b[i]));
-    else if (w)  TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale * (double)w[i]));
-    else if (b)  TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale + (double)b[i]));
-    else         TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale));
+    if (w && b)  TT__EACH(n, y[i] = (float)(((tt__wide)x[i] - mean) * scale * (tt__wide)w[i] + (tt__wide)b[i]));
+    else if (w)  TT__EACH(n, y[i] = (float)(((tt__wide)x[i] - mean) * scale * (tt__wide)w[i]));
+    else if (b)  TT__EACH(n, y[i] = (float)(((tt__wide)x[i] - mean) * scale + (tt__wide)b[i]));
+    else         TT__EACH(n, y[i] = (float)(((tt__wide)x[i] - mean) * scale));
 }
 
-/* y = (x - mean) * scale + shift, in double, vectorized (batch and group norm, per channel). */
-TT__INLINE void tt__affine_row_body(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, double mean, double scale,
-                                    double shift) {
-    TT__EACH(n, y[i] = (float)(((double)x[i] - mean) * scale + shift));
+/* y = (x - mean) * scale + shift, in tt__wide, vectorized (batch and group norm, per channel). */
+TT__INLINE void tt__affine_row_body(float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, tt__wide mean,
+                                    tt__wide scale, tt__wide shift) {
+    TT__EACH(n, y[i] = (float)(((tt__wide)x[i] - mean) * scale + shift));
 }
-TT__TWINS(, tt__affine_row, (float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, double mean, double scale,
-                             double shift), (y, x, n, mean, scale, shift))
+TT__TWINS(, tt__affine_row, (float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, tt__wide mean, tt__wide scale,
+                             tt__wide shift), (y, x, n, mean, scale, shift))
 
 /* Layer or RMS norm, rows split into tasks like the reductions. */
 typedef struct tt__norm_job {
     const float *x, *w, *b;
     float       *y;
     int64_t      K, rows_per_task, M;
-    double       eps;
+    tt__wide     eps;
     bool         rms;
 } tt__norm_job;
 
@@ -4218,8 +4233,8 @@ TT__INLINE void tt__norm_task_body(void *arg, int64_t t, int thread) {
     (void)thread;
     for (m = t * j->rows_per_task; m < m1; m++) {
         const float *row = j->x + m * j->K;
-        double mean = 0, inv;
-        if (j->rms) inv = 1.0 / sqrt(tt__sum_sq_dev_f64(row, j->K, 0.0) / (double)j->K + j->eps);
+        tt__wide mean = 0, inv;
+        if (j->rms) inv = (tt__wide)1 / TT__WSQRT(tt__sum_sq_dev_f64(row, j->K, (tt__wide)0) / (tt__wide)j->K + j->eps);
         else        tt__moments(row, j->K, j->eps, &mean, &inv);
         tt__normalize_row(j->y + m * j->K, row, j->K, mean, inv, j->w, j->b);
     }
@@ -4265,7 +4280,7 @@ static bool tt__exec_row_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     j.x = (const float *)tt__ptr(xc);
     j.y = (float *)tt__ptr(out);
     j.M = x->numel / j.K;
-    j.eps = (double)c->a.f[0];
+    j.eps = (tt__wide)c->a.f[0];
     j.rms = c->op == TT__OP_RMS_NORM;
     j.rows_per_task = tt__max64(1, TT__TASK_ELEMS / j.K);
     tt__parallel_for(ctx, ctx->kern->norm_task, &j, (j.M + j.rows_per_task - 1) / j.rows_per_task);
@@ -4330,8 +4345,8 @@ static bool tt__exec_batch_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) 
     xd = (const float *)tt__ptr(xc);
     for (n = 0; n < N; n++) {
         for (ch = 0; ch < C; ch++) {
-            double inv = 1.0 / sqrt((double)va[ch] + (double)c->a.f[0]), m = (double)mu[ch];
-            double scale = w ? inv * (double)w[ch] : inv, shift = b ? (double)b[ch] : 0.0;
+            tt__wide inv = (tt__wide)1 / TT__WSQRT((tt__wide)va[ch] + (tt__wide)c->a.f[0]), m = (tt__wide)mu[ch];
+            tt__wide scale = w ? inv * (tt__wide)w[ch] : inv, shift = b ? (tt__wide)b[ch] : (tt__wide)0;
             ctx->kern->affine_row((float *)tt__ptr(out) + (n * C + ch) * S, xd + (n * C + ch) * S, S, m, scale, shift);
         }
     }
@@ -4379,11 +4394,11 @@ static bool tt__exec_group_norm(tt_ctx *ctx, const tt__call *c, tt_tensor *out) 
     for (n = 0; n < N; n++) {
         for (g = 0; g < G; g++) {
             int64_t cg = C / G, base = (n * C + g * cg) * S;
-            double mean, inv;
-            tt__moments(xd + base, cg * S, (double)c->a.f[0], &mean, &inv);
+            tt__wide mean, inv;
+            tt__moments(xd + base, cg * S, (tt__wide)c->a.f[0], &mean, &inv);
             for (ch = 0; ch < cg; ch++) {
                 int64_t k = g * cg + ch;
-                double scale = w ? inv * (double)w[k] : inv, shift = b ? (double)b[k] : 0.0;
+                tt__wide scale = w ? inv * (tt__wide)w[k] : inv, shift = b ? (tt__wide)b[k] : (tt__wide)0;
                 ctx->kern->affine_row(yd + base + ch * S, xd + base + ch * S, S, mean, scale, shift);
             }
         }
@@ -12247,6 +12262,31 @@ TT__MAYBE_UNUSED static void tt__x_linear(const float *x, const float *w, const 
     tt__x_gemm(M, N, K, x, K, 1, w, 1, K, y, N, (b || relu) ? &ep : NULL);
 }
 
+/* Softmax (or log-softmax) of M contiguous rows of K values: the graph's row kernel. */
+TT__MAYBE_UNUSED static void tt__x_softmax(const float *x, float *y, int64_t M, int64_t K, int log_form) {
+    int64_t m;
+    for (m = 0; m < M; m++) tt__softmax_row(y + m * K, x + m * K, K, log_form != 0);
+}
+
+/* A reduction (sum, mean, max, min, prod, var, std) of each of M contiguous rows of K values,
+   as the graph's reduce task gives it (an empty row: 1 for prod, 0 for sum, else NaN). */
+TT__MAYBE_UNUSED static void tt__x_reduce(int op, const float *x, float *y, int64_t M, int64_t K, int64_t correction) {
+    int64_t m;
+    for (m = 0; m < M; m++)
+        y[m] = K > 0 ? (float)tt__reduce_row(op, x + m * K, K, correction) : op == TT__OP_PROD ? 1.0f : op == TT__OP_SUM ? 0.0f : NAN;
+}
+
+/* Layer norm (or RMS norm) of M contiguous rows of K values, weight and bias optional. */
+TT__MAYBE_UNUSED static void tt__x_norm(const float *x, const float *w, const float *b, float *y, int64_t M, int64_t K, float eps,
+                                        int rms) {
+    tt__norm_job j;
+    j.x = x; j.w = w; j.b = b; j.y = y;
+    j.K = K; j.M = M; j.rows_per_task = tt__max64(M, 1);
+    j.eps = (tt__wide)eps;
+    j.rms = rms != 0;
+    if (K > 0) tt__norm_task_ref(&j, 0, 0);
+}
+
 /* The numbers name_selftest feeds input k: exact floats in [-1, 1), the same everywhere. */
 TT__MAYBE_UNUSED static void tt__x_fill(float *x, int64_t n, uint32_t k) {
     uint32_t s = 0x9E3779B9u ^ (k * 0x85EBCA6Bu);
@@ -12284,7 +12324,7 @@ TT__MAYBE_UNUSED static bool tt__x_close(const float *y, const float *expect, in
    ReLU inside it), only a fused elementwise program, or one unary or binary op (a loop). */
 typedef enum tt__xkind {
     TT__XS_PROGRAM, TT__XS_EWISE, TT__XS_CONV, TT__XS_CONV_MAXPOOL, TT__XS_CONV_GAP, TT__XS_POOL, TT__XS_ADAPTIVE,
-    TT__XS_LINEAR, TT__XS_MATMUL
+    TT__XS_LINEAR, TT__XS_MATMUL, TT__XS_SOFTMAX, TT__XS_REDUCE, TT__XS_NORM
 } tt__xkind;
 
 /* Where a value's buffer is (views: their root's). */
@@ -12359,6 +12399,10 @@ static int tt__x_kind_of(int op) {
     case TT__OP_ADAPTIVE_AVG_POOL2D:         return TT__XS_ADAPTIVE;
     case TT__OP_LINEAR:                      return TT__XS_LINEAR;
     case TT__OP_MATMUL:                      return TT__XS_MATMUL;
+    case TT__OP_SOFTMAX: case TT__OP_LOG_SOFTMAX: return TT__XS_SOFTMAX;
+    case TT__OP_SUM: case TT__OP_MEAN: case TT__OP_MAX: case TT__OP_MIN: case TT__OP_PROD: case TT__OP_VAR:
+    case TT__OP_STD:                         return TT__XS_REDUCE;
+    case TT__OP_LAYER_NORM: case TT__OP_RMS_NORM: return TT__XS_NORM;
     default:                                 return -1;
     }
 }
@@ -12396,6 +12440,38 @@ static tt__xconv tt__x_conv_of(const tt__xplan *p, const tt__node *n) {
 }
 
 static bool tt__x_depthwise(const tt__xconv *s) { return s->groups > 1 && s->C == s->groups; }
+
+/* The reduced axes of a softmax, reduction or norm node as a bit mask of x's axes. */
+static int64_t tt__x_row_axes(const tt__xplan *p, const tt__node *n) {
+    int nd = tt__x_meta(p, tt__node_in(p->g, n, 0))->ndim;
+    switch (tt__x_kind_of(n->op)) {
+    case TT__XS_SOFTMAX: return nd > 0 ? (int64_t)1 << tt__axis((int)n->a.i[0], nd) : -1;
+    case TT__XS_REDUCE:  return n->a.i[0];
+    case TT__XS_NORM:    return (((int64_t)1 << nd) - 1) & ~(((int64_t)1 << (nd - n->a.i[0])) - 1);
+    default:             return 0;
+    }
+}
+
+/* Does a node that works on rows take them along x's last axes (so that they are x's own
+   contiguous rows, as the graph's kernels read them)? True for every other node. */
+static bool tt__x_rows_ok(const tt__xplan *p, const tt__node *n) {
+    int64_t mask = tt__x_row_axes(p, n), r = 0, d;
+    int nd;
+    if (mask < 0) return false;
+    nd = tt__x_meta(p, tt__node_in(p->g, n, 0))->ndim;
+    for (d = 0; d < nd; d++) r += (mask >> d) & 1;
+    return mask == ((((int64_t)1 << nd) - 1) & ~(((int64_t)1 << (nd - r)) - 1));
+}
+
+/* K: the values of one row of such a node (the product of its x's last axes in the mask; the
+   writer's, so unused where TT_NO_STDIO leaves no writer). */
+TT__MAYBE_UNUSED static int64_t tt__x_row_len(const tt__xplan *p, const tt__node *n) {
+    const tt_tensor *x = tt__x_meta(p, tt__node_in(p->g, n, 0));
+    int64_t mask = tt__x_row_axes(p, n), K = 1;
+    int d;
+    for (d = 0; d < x->ndim; d++) if ((mask >> d) & 1) K *= x->shape[d];
+    return K;
+}
 
 /* Band fusion of the convolution step st with the node at the next position: a 2x2 stride-2
    max-pool or a 1x1 adaptive average pool that alone reads the convolution's output. */
@@ -12448,8 +12524,12 @@ static tt_status tt__x_plan_steps(tt__xplan *p, unsigned flags) {
             int kind = tt__x_kind_of(g->tape.nodes[kn].op);
             if (kind < 0)
                 return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: node %d (%s) has no exported kernel (conv2d, conv1d, max_pool, "
-                                 "avg_pool, adaptive_avg_pool2d, linear, matmul, views and fused elementwise chains have)",
-                                 p->fn, kn, g->tape.nodes[kn].name);
+                                 "avg_pool, adaptive_avg_pool2d, linear, matmul, softmax, reductions, layer_norm, rms_norm, "
+                                 "views and elementwise ops have)", p->fn, kn, g->tape.nodes[kn].name);
+            if (!tt__x_rows_ok(p, &g->tape.nodes[kn]))
+                return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: node %d (%s) works along axes that are not x's last ones: "
+                                 "exported softmax, reductions and norms take rows of contiguous values", p->fn, kn,
+                                 g->tape.nodes[kn].name);
             st->kind = (tt__xkind)kind;
             if (kind == TT__XS_MATMUL && (tt__x_meta(p, g->tape.nodes[kn].out)->ndim != 2 ||
                                           tt__x_meta(p, tt__node_in(g, &g->tape.nodes[kn], 0))->ndim != 2))
@@ -12930,6 +13010,19 @@ static void tt__x_emit_kernel(tt__xw *w, const tt__xstep *st) {
         int64_t N = y->shape[y->ndim - 1], K = x->shape[x->ndim - 1];
         tt__xprintf(w, "        tt__x_linear(%s, %s, %s, %d, %s, %lld, %lld, %lld);\n", in0, in1, in2, st->relu ? 1 : 0, out,
                     (long long)(N ? y->numel / N : 0), (long long)N, (long long)K);
+    } else if (st->kind == TT__XS_SOFTMAX || st->kind == TT__XS_REDUCE || st->kind == TT__XS_NORM) {
+        int64_t K = tt__x_row_len(p, kn), M = K ? x->numel / K : 0;
+        char f0[40];
+        if (st->kind == TT__XS_SOFTMAX)
+            tt__xprintf(w, "        tt__x_softmax(%s, %s, %lld, %lld, %d);\n", in0, out, (long long)M, (long long)K,
+                        kn->op == TT__OP_LOG_SOFTMAX);
+        else if (st->kind == TT__XS_REDUCE)
+            tt__xprintf(w, "        tt__x_reduce(%d /* %s */, %s, %s, %lld, %lld, %lld);\n", kn->op, tt__op_table[kn->op].name, in0,
+                        out, (long long)M, (long long)K, (long long)kn->a.i[2]);
+        else
+            tt__xprintf(w, "        tt__x_norm(%s, %s, %s, %s, %lld, %lld, %s, %d);\n", in0, in1,
+                        kn->op == TT__OP_LAYER_NORM ? in2 : "NULL", out, (long long)M, (long long)K,
+                        tt__x_float(kn->a.f[0], f0, sizeof f0), kn->op == TT__OP_RMS_NORM);
     } else {                                           /* matmul of two matrices (checked in the plan) */
         if (st->relu) tt__xprintf(w, "        static const tt__epilogue relu = {NULL, TT__BIAS_NONE, 1};\n");
         tt__xprintf(w, "        tt__x_gemm(%lld, %lld, %lld, %s, %lld, 1, %s, %lld, 1, %s, %lld, %s);\n", (long long)y->shape[0],

@@ -70,16 +70,26 @@ static void test_export_refusals(void) {
     tt_tensor *x = tt_randn(c, 1, 2, xs), *xb = tt_randn(c, 2, 3, bs), *wb = tt_randn(wc, 3, 3, ws), *y, *ys[2];
     tt_graph *g;
     char long_name[80];
+    int64_t pads[2] = {1, 1};
     /* an op without an exported kernel, named with its node */
     tt_trace_begin(c);
-    y = tt_softmax(c, tt_relu(c, tt_trace_input(c, x, "x")), 1);
+    y = tt_pad(c, tt_relu(c, tt_trace_input(c, x, "x")), pads, 2, 0.0f);
     g = te_compiled(tt_trace_end(c, &y, 1), x);
     if (g) {
         CHECK_EQ_INT(tt_graph_export_c(g, "/tmp", "never"), TT_ERR_UNSUPPORTED);
-        te_error_is(g, TT_ERR_UNSUPPORTED, "tt_graph_export_c", "softmax");
+        te_error_is(g, TT_ERR_UNSUPPORTED, "tt_graph_export_c", "tt_pad");
         CHECK_EQ_INT(tt_graph_export_arena(g, 0), 0);
         te_error_is(g, TT_ERR_UNSUPPORTED, "tt_graph_export_arena", "has no exported kernel");
         CHECK_EQ_INT(tt_graph_run(g, &x, 1), TT_OK);   /* the graph is unharmed */
+        tt_graph_destroy(g);
+    }
+    /* softmax along the first axis: not rows of contiguous values */
+    tt_trace_begin(c);
+    y = tt_softmax(c, tt_relu(c, tt_trace_input(c, x, "x")), 0);
+    g = te_compiled(tt_trace_end(c, &y, 1), x);
+    if (g) {
+        CHECK_EQ_INT(tt_graph_export_arena(g, 0), 0);
+        te_error_is(g, TT_ERR_UNSUPPORTED, "tt_softmax", "not x's last ones");
         tt_graph_destroy(g);
     }
     /* bool outputs, batched matmul */

@@ -7,7 +7,9 @@
      mixed      conv1d + GELU, views, depthwise and grouped conv2d, max-pool 3x3 pad 1, avg-pool,
                 linear + ReLU, matmul, a transposed view as the second output
      unfused    the chain compiled without the fusion pass: each op a loop of its own
-     simplecnn_b2  SimpleCNN on two 16x16 images (band fusion image by image) */
+     simplecnn_b2  SimpleCNN on two 16x16 images (band fusion image by image)
+     heads      layer norm, RMS norm, softmax, log-softmax and reductions (mean, std, sum, max)
+                along the last axes */
 #ifndef TT_EXPORT_MODELS_H
 #define TT_EXPORT_MODELS_H
 
@@ -69,26 +71,44 @@ static void em_mixed_fwd(tt_ctx *c, tt_ctx *wc, tt_tensor *x, tt_tensor **outs) 
     outs[1] = tt_transpose(c, outs[0], 0, 1);
 }
 
-/* Builds model `which` (0 simplecnn, 1 chain, 2 mixed, 3 unfused, 4 simplecnn_b2) in c (weights
-   in wc), traced, compiled with every pass (but fusion for unfused) and frozen weights, and run
-   once on tt_randn inputs. g NULL on error. */
-#define EM_MODELS 5
+/* x [4,6,8]: out0 = softmax(layer_norm(x)), out1 = log_softmax(rms_norm(x)) mean'd over the
+   last axis [4,6], out2 = std (correction 1) over the last two axes [4], out3 = the sum of
+   out0 times x over the last axis, keepdim [4,6,1], out4 = the max of x over the last axis. */
+static int em_heads_fwd(tt_ctx *c, tt_ctx *wc, tt_tensor *x, tt_tensor **outs) {
+    int64_t eight = 8;
+    int last = 2, last2[2] = {1, 2};
+    tt_tensor *ln = tt_layer_norm(c, x, 1, tt_add_scalar(wc, tt_randn(wc, 51, 1, &eight), 1.0f), tt_randn(wc, 52, 1, &eight), 1e-5f);
+    tt_tensor *rn = tt_rms_norm(c, x, 1, tt_randn(wc, 53, 1, &eight), 1e-6f);
+    outs[0] = tt_softmax(c, ln, -1);
+    outs[1] = tt_mean(c, tt_log_softmax(c, rn, 2), &last, 1, false);
+    outs[2] = tt_std(c, x, last2, 2, 1, false);
+    outs[3] = tt_sum(c, tt_mul(c, outs[0], x), &last, 1, true);
+    outs[4] = tt_max(c, x, &last, 1, false);
+    return 5;
+}
+
+/* Builds model `which` (0 simplecnn, 1 chain, 2 mixed, 3 unfused, 4 simplecnn_b2, 5 heads) in c
+   (weights in wc), traced, compiled with every pass (but fusion for unfused) and frozen weights,
+   and run once on tt_randn inputs. g NULL on error. */
+#define EM_MODELS 6
 static em_model em_build(tt_ctx *c, tt_ctx *wc, int which) {
-    static const char *const names[EM_MODELS] = {"simplecnn", "chain", "mixed", "unfused", "simplecnn_b2"};
+    static const char *const names[EM_MODELS] = {"simplecnn", "chain", "mixed", "unfused", "simplecnn_b2", "heads"};
     unsigned passes = (TT_PASS_ALL | TT_PASS_FREEZE) & ~(which == 3 ? (unsigned)TT_PASS_FUSE : 0u);
     int64_t s_cnn[4] = {1, 3, 32, 32}, s_cnn2[4] = {2, 3, 16, 16}, s_chain[2] = {64, 256}, s_mixed[3] = {2, 4, 16};
+    int64_t s_heads[3] = {4, 6, 8};
     em_model m;
-    tt_tensor *outs[2] = {NULL, NULL}, *x;
+    tt_tensor *outs[5] = {NULL, NULL, NULL, NULL, NULL}, *x;
     int n_out = which == 0 || which == 4 ? 1 : 2;
     memset(&m, 0, sizeof m);
     m.name = names[which];
     m.n_in = 1;
     m.in[0] = which == 0 ? tt_randn(c, 7, 4, s_cnn) : which == 4 ? tt_randn(c, 10, 4, s_cnn2)
-            : which == 2 ? tt_randn(c, 9, 3, s_mixed) : tt_randn(c, 8, 2, s_chain);
+            : which == 5 ? tt_randn(c, 11, 3, s_heads) : which == 2 ? tt_randn(c, 9, 3, s_mixed) : tt_randn(c, 8, 2, s_chain);
     tt_trace_begin(c);
     x = tt_trace_input(c, m.in[0], "x");
     if (which == 0 || which == 4) outs[0] = em_simplecnn_fwd(c, wc, x);
     else if (which == 2) em_mixed_fwd(c, wc, x, outs);
+    else if (which == 5) n_out = em_heads_fwd(c, wc, x, outs);
     else em_chain_fwd(c, wc, x, outs);
     m.g = tt_trace_end(c, outs, n_out);
     if (m.g && (tt_graph_compile(m.g, TT_MODE_DEFAULT, passes) != TT_OK ||

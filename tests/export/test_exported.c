@@ -18,6 +18,7 @@
 #include "mixed.h"
 #include "unfused.h"
 #include "simplecnn_b2.h"
+#include "heads.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +52,7 @@ static const exported exports[] = {
     {"mixed", 2, 0, mixed_run, mixed_selftest, MIXED_ARENA_BYTES, MIXED_SELFTEST_BYTES},
     {"unfused", 3, 0, unfused_run, unfused_selftest, UNFUSED_ARENA_BYTES, UNFUSED_SELFTEST_BYTES},
     {"simplecnn_b2", 4, 0, simplecnn_b2_run, simplecnn_b2_selftest, SIMPLECNN_B2_ARENA_BYTES, SIMPLECNN_B2_SELFTEST_BYTES},
+    {"heads", 5, 0, heads_run, heads_selftest, HEADS_ARENA_BYTES, HEADS_SELFTEST_BYTES},
 };
 
 #define GUARD 256                      /* bytes of pattern after the arena */
@@ -74,7 +76,7 @@ static int run_exported(const exported *e, tt_tensor *const *in, int n_in, float
 static void test_against_graph(const exported *e, tt_ctx *c, tt_ctx *wc) {
     em_model m = em_build(c, wc, e->model);
     tt_tensor *x;
-    float *outs[2] = {NULL, NULL};
+    float *outs[5] = {NULL, NULL, NULL, NULL, NULL};
     void *work;
     int k, n_out;
     CHECK(m.g != NULL, "%s: building the graph: %s", e->name, tt_error(c));
@@ -207,7 +209,7 @@ int main(void) {
     test_chain_reference(c, wc, &exports[4]);
     tt_ctx_destroy(c);
     tt_ctx_destroy(wc);
-    printf("exported C (simplecnn %lu B arena, %lu B without band fusion; chain; mixed; unfused; simplecnn_b2):\n"
+    printf("exported C (simplecnn %lu B arena, %lu B without band fusion; chain; mixed; unfused; simplecnn_b2; heads):\n"
            "%d passed, %d failed\n",
            (unsigned long)SIMPLECNN_ARENA_BYTES, (unsigned long)SIMPLECNN_PLAIN_ARENA_BYTES, passed, failed);
     return failed != 0;
