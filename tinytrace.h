@@ -823,12 +823,14 @@ TT_API tt_graph   *tt_graph_load(tt_ctx *ctx, const char *path);
    TT_NO_THREADS, TT_NO_STDIO, TT_NO_MALLOC, TT_NO_SIMD: its copy links no pthreads, stdio or
    heap): build it with the header on the include path and -ffunction-sections
    -Wl,--gc-sections, and only what name_run calls is linked. Its outputs equal the graph's
-   bit for bit where the graph runs the plain C kernels (tt_ctx_desc.isa "scalar"). The arena holds every value the graph computes (not the
-   caller's inputs and outputs), reused as the graph's plan reuses it; band fusion runs conv ->
-   ReLU -> 2x2 max-pool and conv -> ReLU -> global average pool a band of rows at a time, so
-   the convolution's output never exists whole. Exported: conv2d, conv1d, pooling, linear,
-   matmul, softmax, reductions and layer/RMS norms along the last axes, views, elementwise ops
-   and fused chains, on f32 tensors; other nodes are TT_ERR_UNSUPPORTED naming them. The graph must have run once since it was compiled. */
+   bit for bit where the graph runs the plain C kernels (tt_ctx_desc.isa "scalar"). The arena
+   holds every value the graph computes (not the caller's inputs and outputs), reused as the
+   graph's plan reuses it; band fusion runs conv -> ReLU -> 2x2 max-pool and conv -> ReLU ->
+   global average pool a band of rows at a time, so the convolution's output never exists
+   whole. Exported: conv2d, conv1d, pooling, linear, matmul, softmax, reductions and layer/RMS
+   norms along the last axes, views, elementwise ops and fused chains, on f32 tensors; other
+   nodes are TT_ERR_UNSUPPORTED naming them. The graph must have run once since it was
+   compiled. */
 #define TT_EXPORT_NO_BANDS    1u   /* every feature map whole (the plain plan) */
 #define TT_EXPORT_NO_SELFTEST 2u   /* no name_selftest, no stored outputs */
 /* The bytes name_run's arena needs for g exported with flags (0 on error, in tt_graph_error). */
@@ -12273,7 +12275,9 @@ TT__MAYBE_UNUSED static void tt__x_softmax(const float *x, float *y, int64_t M, 
 TT__MAYBE_UNUSED static void tt__x_reduce(int op, const float *x, float *y, int64_t M, int64_t K, int64_t correction) {
     int64_t m;
     for (m = 0; m < M; m++)
-        y[m] = K > 0 ? (float)tt__reduce_row(op, x + m * K, K, correction) : op == TT__OP_PROD ? 1.0f : op == TT__OP_SUM ? 0.0f : NAN;
+        y[m] = K > 0              ? (float)tt__reduce_row(op, x + m * K, K, correction)
+             : op == TT__OP_PROD ? 1.0f
+             : op == TT__OP_SUM  ? 0.0f : NAN;
 }
 
 /* Layer norm (or RMS norm) of M contiguous rows of K values, weight and bias optional. */
