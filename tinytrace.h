@@ -12866,6 +12866,18 @@ static int tt__x_prog_in(const tt__xplan *p, const tt__node *n, int k) {
     return pr->head >= 0 && k == pr->head_input ? pr->outs[pr->head_out] : tt__node_in(p->g, n, k);
 }
 
+/* One statement: dst = a unary op's expression (from the op table) of x, with its parameters. */
+static void tt__x_emit_unary(tt__xw *w, int op, const char *x, float p0, float p1, const char *dst) {
+    char f0[40], f1[40];
+    tt__xprintf(w, "            { const float x = %s, p0 = %s, p1 = %s; (void)p0; (void)p1; %s = %s; }\n", x,
+                tt__x_float(p0, f0, sizeof f0), tt__x_float(p1, f1, sizeof f1), dst, tt__op_table[op].expr);
+}
+
+/* One statement: dst = a binary op's expression of a and b. */
+static void tt__x_emit_binary(tt__xw *w, int op, const char *a, const char *b, const char *dst) {
+    tt__xprintf(w, "            { const float a = %s, b = %s; %s = %s; }\n", a, b, dst, tt__op_table[op].expr);
+}
+
 /* Does a fused node's program write where it reads (over its head's result, or over an input
    dying there)? Then its pointers may not be restrict. */
 static bool tt__x_program_in_place(const tt__xplan *p, const tt__node *n) {
@@ -12890,7 +12902,7 @@ static void tt__x_emit_program(tt__xw *w, const tt__node *n) {
     const struct tt__program *pr = &p->g->progs[n->a.i[0]];
     const tt_tensor *o0 = &p->g->rt[pr->outs[0]];
     int64_t st[TT__MAX_OPS][TT_MAX_DIMS];
-    char idx[TT__MAX_OPS][TT__X_IDX], buf[96], f0[40], f1[40];
+    char idx[TT__MAX_OPS][TT__X_IDX], buf[96], ra[16], rb[16], rc[16], rd[16], t[16];
     const char *restrict_ = tt__x_program_in_place(p, n) ? "" : "TT__RESTRICT ";   /* lets the compiler vectorize */
     int k, i;
     for (k = 0; k < pr->n_in; k++) {
@@ -12903,22 +12915,25 @@ static void tt__x_emit_program(tt__xw *w, const tt__node *n) {
     tt__x_loop_open(w, o0->ndim, o0->shape, pr->n_in, st, idx);
     for (i = 0; i < pr->n_uops; i++) {
         const tt__uop *u = &pr->uops[i];
-        const char *e1 = tt__op_table[u->op >= 0 && u->op < TT__OP_COUNT ? u->op : 0].expr;
+        snprintf(ra, sizeof ra, "r%d", u->a);
+        snprintf(rb, sizeof rb, "r%d", u->b);
+        snprintf(rc, sizeof rc, "r%d", u->c);
+        snprintf(rd, sizeof rd, "r%d", u->dst);
+        snprintf(t, sizeof t, "t%d", u->dst);
         switch ((tt__ukind)u->kind) {
         case TT__U_LOAD:   tt__xprintf(w, "            const float r%d = in%d[%s];\n", u->dst, u->a, idx[u->a]); break;
         case TT__U_UNARY:
-            tt__xprintf(w, "            float r%d;\n            { const float x = r%d, p0 = %s, p1 = %s; (void)p0; (void)p1; r%d = %s; }\n",
-                        u->dst, u->a, tt__x_float(u->p0, f0, sizeof f0), tt__x_float(u->p1, f1, sizeof f1), u->dst, e1);
+            tt__xprintf(w, "            float %s;\n", rd);
+            tt__x_emit_unary(w, u->op, ra, u->p0, u->p1, rd);
             break;
         case TT__U_BINARY:
-            tt__xprintf(w, "            float r%d;\n            { const float a = r%d, b = r%d; r%d = %s; }\n", u->dst, u->a, u->b,
-                        u->dst, e1);
+            tt__xprintf(w, "            float %s;\n", rd);
+            tt__x_emit_binary(w, u->op, ra, rb, rd);
             break;
-        case TT__U_PAIR:
-            tt__xprintf(w, "            float r%d;\n            { const float a = r%d, b = r%d; const float t = %s; ", u->dst, u->a,
-                        u->b, e1);
-            if (u->swap) tt__xprintf(w, "{ const float a = r%d, b = t; r%d = %s; } }\n", u->c, u->dst, tt__op_table[u->op2].expr);
-            else         tt__xprintf(w, "{ const float a = t, b = r%d; r%d = %s; } }\n", u->c, u->dst, tt__op_table[u->op2].expr);
+        case TT__U_PAIR:                               /* (a op b) op2 c, or c op2 (a op b): rounded in turn */
+            tt__xprintf(w, "            float %s, %s;\n", t, rd);
+            tt__x_emit_binary(w, u->op, ra, rb, t);
+            tt__x_emit_binary(w, u->op2, u->swap ? rc : t, u->swap ? t : rc, rd);
             break;
         case TT__U_WHERE:
             tt__xprintf(w, "            const float r%d = r%d != 0.0f ? r%d : r%d;\n", u->dst, u->c, u->a, u->b);
@@ -12941,7 +12956,7 @@ static void tt__x_emit_ewise(tt__xw *w, const tt__node *n) {
     const tt__xplan *p = w->p;
     const tt_tensor *o = tt__x_meta(p, n->out);
     int64_t st[2][TT_MAX_DIMS];
-    char idx[2][TT__X_IDX], buf[96], f0[40], f1[40];
+    char idx[2][TT__X_IDX], buf[96], a[TT__X_IDX + 16], b[TT__X_IDX + 16];
     int k;
     for (k = 0; k < n->n_in && k < 2; k++) {
         int v = tt__node_in(p->g, n, k);
@@ -12950,12 +12965,10 @@ static void tt__x_emit_ewise(tt__xw *w, const tt__node *n) {
     }
     tt__xprintf(w, "        float *out0 = %s;\n", tt__x_ptr(w, n->out, buf, sizeof buf));
     tt__x_loop_open(w, o->ndim, o->shape, n->n_in, st, idx);
-    if (n->n_in == 1)
-        tt__xprintf(w, "            { const float x = in0[%s], p0 = %s, p1 = %s; (void)p0; (void)p1; out0[e] = %s; }\n", idx[0],
-                    tt__x_float(n->a.f[0], f0, sizeof f0), tt__x_float(n->a.f[1], f1, sizeof f1), tt__op_table[n->op].expr);
-    else
-        tt__xprintf(w, "            { const float a = in0[%s], b = in1[%s]; out0[e] = %s; }\n", idx[0], idx[1],
-                    tt__op_table[n->op].expr);
+    snprintf(a, sizeof a, "in0[%s]", idx[0]);
+    snprintf(b, sizeof b, "in1[%s]", n->n_in > 1 ? idx[1] : "0");
+    if (n->n_in == 1) tt__x_emit_unary(w, n->op, a, n->a.f[0], n->a.f[1], "out0[e]");
+    else tt__x_emit_binary(w, n->op, a, b, "out0[e]");
     tt__x_loop_close(w);
 }
 
