@@ -1,8 +1,7 @@
-/* export_gen.c - writes the export tests' models as C (tt_graph_export_c) into DIR:
-   simplecnn (band fusion), simplecnn_plain (TT_EXPORT_NO_BANDS), chain, mixed, unfused,
-   simplecnn_b2; prints each
-   arena. The models come from export_models.h, built on the plain C kernels ("scalar") as
-   tests/export/test_exported.c builds them. usage: export_gen DIR */
+/* export_gen.c - writes the export tests' models as C (tt_graph_export_c) into DIR, and prints
+   each arena: simplecnn (band fusion), simplecnn_plain (TT_EXPORT_NO_BANDS), chain, mixed,
+   unfused, simplecnn_b2, heads. The models come from export_models.h, built on the plain C
+   kernels ("scalar") as tests/export/test_exported.c builds them. usage: export_gen DIR */
 #define TINYTRACE_IMPLEMENTATION
 #include "../../tinytrace.h"
 #include "export_models.h"
