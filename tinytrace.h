@@ -12738,9 +12738,9 @@ static tt_status tt__x_plan(tt__xplan *p, tt_graph *g, const char *fn, unsigned 
     nv = g->tape.n_values;
     p->where = (tt__xwhere *)tt__galloc(g, sizeof(tt__xwhere) * (size_t)nv);
     p->index = (int *)tt__galloc(g, sizeof(int) * (size_t)nv);
-    p->bfirst = (int *)tt__galloc(g, (sizeof(int) * 2 + sizeof(int64_t) * 2) * (size_t)nv);
+    p->bfirst = (int *)tt__galloc(g, sizeof(int) * 2 * (size_t)nv);        /* bfirst, then blast */
     p->steps = (tt__xstep *)tt__galloc(g, sizeof(tt__xstep) * (size_t)(g->n_order + 1));
-    p->bsize = (int64_t *)tt__galloc(g, sizeof(int64_t) * 2 * (size_t)nv);
+    p->bsize = (int64_t *)tt__galloc(g, sizeof(int64_t) * 2 * (size_t)nv);  /* bsize, then boff */
     if (!p->where || !p->index || !p->bfirst || !p->steps || !p->bsize) {
         tt__x_plan_free(p);
         return tt__gfail(g, TT_ERR_OOM, "%s: out of memory", fn);
