@@ -19,6 +19,12 @@
 #                   their graphs and double references, plain and under ASan (part of test)
 #   make firmware   SimpleCNN exported as C, and as a .ttg graph loaded with no heap, each in a
 #                   Cortex-M4F image run under qemu-system-arm (part of test where the ARM tools are)
+#   make cuda-emu   the CUDA backend's kernels and graphs run on the CPU through tests/cuda_emu.h,
+#                   against the CPU executor, plain and under ASan; planted bugs must fail (part of test)
+#   make cuda       tinytrace_cuda.cu compiled by nvcc for every architecture listed, warnings as
+#                   errors, ptxas's register and spill report (no spills allowed); part of test where
+#                   nvcc is installed (no GPU needed)
+#   make test-cuda  the same tests on a real GPU; make bench-cuda: the GPU benchmarks
 #   make clean      remove build/
 
 # Build the test programs side by side (their runs stay in order, in the recipe of `test`).
@@ -33,7 +39,7 @@ WARN    := -Wall -Wextra -Wpedantic -Werror
 OPT     := -O2 -g
 LIBS    := -lm -lpthread
 
-TEST_FILES ?= $(filter-out tests/test_main.c tests/test_firmware.c,$(wildcard tests/test_*.c))
+TEST_FILES ?= $(filter-out tests/test_main.c tests/test_firmware.c tests/test_cuda.c,$(wildcard tests/test_*.c))
 TEST_SRCS   = tests/test_main.c tests/tt_impl.c $(TEST_FILES)
 EXAMPLES    = $(patsubst examples/%.c,$(BUILD)/examples/%,$(wildcard examples/*.c))
 SANITIZE   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -47,8 +53,11 @@ HAVE_CROSS := $(shell command -v $(CROSS_CC) >/dev/null 2>&1 && command -v $(fir
 # The firmware image is built in `make test` where arm-none-eabi-gcc is installed, and run where
 # qemu-system-arm is too (.ci/run installs both).
 HAVE_ARM   := $(shell command -v $(ARM_CC) >/dev/null 2>&1 && echo yes)
+# make cuda is part of `make test` where nvcc is installed (it needs no GPU).
+NVCC       ?= nvcc
+HAVE_NVCC  := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 
-.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native exported firmware clean FORCE
+.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native exported firmware cuda cuda-emu cuda-planted test-cuda bench-cuda clean FORCE
 
 all: examples
 
@@ -131,11 +140,12 @@ check-api:
 SUITE_RUNS := $(BUILD)/test_c99.run $(BUILD)/test_c11_clang.run $(BUILD)/test_cpp17.run $(BUILD)/test_gnu11.run \
               $(BUILD)/test_asan.run $(if $(HAVE_CROSS),$(BUILD)/test_aarch64.run) $(BUILD)/examples.run
 
-test: compile-matrix check-api exported $(SUITE_RUNS) $(if $(HAVE_ARM),firmware)
+test: compile-matrix check-api exported cuda-emu $(SUITE_RUNS) $(if $(HAVE_ARM),firmware) $(if $(HAVE_NVCC),cuda)
 	@for t in c99 c11_clang cpp17 gnu11; do echo "test_$$t: $$(tail -n 1 $(BUILD)/test_$$t.log)"; done
 	@if [ -n "$(HAVE_CROSS)" ]; then echo "aarch64 (qemu, NEON pass): $$(tail -n 1 $(BUILD)/test_aarch64.log)"; \
 	 else echo "no $(CROSS_CC) or qemu-aarch64: the aarch64 suite is not run"; fi
 	@grep '^== kernels' $(BUILD)/test_c99.log
+	@if [ -z "$(HAVE_NVCC)" ]; then echo "no nvcc: make cuda (the nvcc build of tinytrace_cuda.cu) is not run"; fi
 	@echo "test_asan (AddressSanitizer + UBSan, leak checks):"
 	@tail -n 1 $(BUILD)/test_asan.log
 
@@ -310,3 +320,68 @@ $(FW_DIR)/simplecnn_ttg.elf: tests/firmware/simplecnn_ttg.c $(FW_DIR)/startup.o 
 
 clean:
 	rm -rf build build-*
+
+# ---- the CUDA backend ------------------------------------------------------------------------------
+# tests/test_cuda.c runs the backend's kernels and whole graphs against the CPU. cuda-emu links it
+# with tinytrace_cuda.cu built as C++ on tests/cuda_emu.h (no GPU: threads of a block are fibers
+# with real barriers), plain and under ASan + UBSan; test-cuda with the nvcc build, on a GPU.
+CUDA_DIR       := $(BUILD)/cuda
+CUDA_TEST_SRCS := tests/test_main.c tests/tt_impl.c tests/test_cuda.c
+CUDA_TEST_DEPS := $(CUDA_TEST_SRCS) tests/*.h tinytrace.h $(CUDA_DIR)/groups.inc
+EMU_DEPS       := tinytrace_cuda.cu tinytrace.h tests/cuda_emu_backend.cpp tests/cuda_emu.h tests/cuda_emu_knobs.h
+
+$(CUDA_DIR)/groups.inc:
+	@mkdir -p $(CUDA_DIR)
+	@echo '#define TT_TEST_GROUPS X(cuda)' > $@
+
+$(CUDA_DIR)/emu_backend.o: $(EMU_DEPS)
+	$(CXX) -std=c++17 $(WARN) -O2 -g -Itests -c tests/cuda_emu_backend.cpp -o $@
+$(CUDA_DIR)/emu_backend_asan.o: $(EMU_DEPS)
+	clang++ -std=c++17 $(WARN) -O1 -g $(SANITIZE) -Itests -c tests/cuda_emu_backend.cpp -o $@
+$(CUDA_DIR)/test_cuda_emu: $(CUDA_TEST_DEPS) $(CUDA_DIR)/emu_backend.o
+	$(GCC) -std=c99 $(WARN) $(OPT) -DTC_EMULATED -I$(CUDA_DIR) $(CUDA_TEST_SRCS) $(CUDA_DIR)/emu_backend.o -o $@ $(LIBS) -lstdc++
+$(CUDA_DIR)/test_cuda_emu_asan: $(CUDA_TEST_DEPS) $(CUDA_DIR)/emu_backend_asan.o
+	$(CLANG) -std=c11 $(WARN) -O1 -g $(SANITIZE) -DTC_EMULATED -I$(CUDA_DIR) $(CUDA_TEST_SRCS) $(CUDA_DIR)/emu_backend_asan.o \
+	  -o $@ $(LIBS) -lstdc++
+
+# One ISA pass (the CPU reference's kernels are the rest of the suite's business).
+cuda-emu: $(CUDA_DIR)/test_cuda_emu $(CUDA_DIR)/test_cuda_emu_asan cuda-planted
+	@TT_ISA=scalar ./$(CUDA_DIR)/test_cuda_emu > $(CUDA_DIR)/test_cuda_emu.log 2>&1 || { cat $(CUDA_DIR)/test_cuda_emu.log; exit 1; }
+	@grep 'op graphs:' $(CUDA_DIR)/test_cuda_emu.log
+	@echo "test_cuda_emu: $$(tail -n 1 $(CUDA_DIR)/test_cuda_emu.log)"
+	@TT_ISA=scalar ASAN_OPTIONS=detect_leaks=1 ./$(CUDA_DIR)/test_cuda_emu_asan > $(CUDA_DIR)/test_cuda_emu_asan.log 2>&1 || \
+	   { cat $(CUDA_DIR)/test_cuda_emu_asan.log; exit 1; }
+	@echo "test_cuda_emu (ASan + UBSan): $$(tail -n 1 $(CUDA_DIR)/test_cuda_emu_asan.log)"
+
+# Planted bugs: copies of tinytrace_cuda.cu with one bug each (tests/cuda_planted.sh: a missing
+# __syncthreads, an off-by-one bound, a shuffle with the wrong lane); the tests must fail on each.
+cuda-planted: $(CUDA_DIR)/groups.inc $(EMU_DEPS) tests/cuda_planted.sh
+	@bash tests/cuda_planted.sh "$(CXX) -std=c++17 -O2 -Itests" "$(GCC) -std=c99 $(OPT) -DTC_EMULATED -I$(CUDA_DIR) $(CUDA_TEST_SRCS)" \
+	   "$(LIBS) -lstdc++" $(CUDA_DIR)
+
+# nvcc: every architecture below that this nvcc offers (sm_75, sm_80, sm_90 at least), warnings as
+# errors; ptxas -v prints each kernel's registers, stack and spills, and any spill fails the build.
+CUDA_ARCHS  ?= 75 80 86 89 90 100 120
+NVCC_FLAGS  := -std=c++17 -O3 -I. -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
+NVCC_GENCODE = $(foreach a,$(filter $(CUDA_ARCHS),$(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed 's/compute_//')),-gencode arch=compute_$(a),code=sm_$(a))
+CUDA_LIB    := $(dir $(shell command -v $(NVCC) 2>/dev/null))../lib64
+HAVE_CUBLAS := $(wildcard $(CUDA_LIB)/libcublas.so)
+
+cuda: $(CUDA_DIR)/tinytrace_cuda.o $(CUDA_DIR)/test_cuda $(CUDA_DIR)/bench_cuda
+	@bash tests/cuda_ptxas_report.sh $(CUDA_DIR)/ptxas.log
+
+$(CUDA_DIR)/tinytrace_cuda.o: tinytrace_cuda.cu tinytrace.h
+	@mkdir -p $(CUDA_DIR)
+	$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) -Xptxas -v -c $< -o $@ 2> $(CUDA_DIR)/ptxas.log || { cat $(CUDA_DIR)/ptxas.log; exit 1; }
+$(CUDA_DIR)/test_cuda: $(CUDA_TEST_DEPS) $(CUDA_DIR)/tinytrace_cuda.o
+	$(CXX) -std=c++17 $(WARN) -O2 -x c++ -I$(CUDA_DIR) $(CUDA_TEST_SRCS) -x none $(CUDA_DIR)/tinytrace_cuda.o \
+	  -o $@ -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart $(LIBS)
+$(CUDA_DIR)/bench_cuda: bench/bench_cuda.cu bench/bench_models.h bench/bench_util.h tinytrace.h $(CUDA_DIR)/tinytrace_cuda.o
+	$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) $(if $(HAVE_CUBLAS),-DBENCH_CUBLAS) $< $(CUDA_DIR)/tinytrace_cuda.o -o $@ \
+	  $(if $(HAVE_CUBLAS),-lcublas) -lpthread
+
+# On a machine with an NVIDIA GPU.
+test-cuda: $(CUDA_DIR)/test_cuda
+	./$(CUDA_DIR)/test_cuda
+bench-cuda: $(CUDA_DIR)/bench_cuda
+	./$(CUDA_DIR)/bench_cuda

@@ -841,6 +841,38 @@ TT_API tt_status   tt_graph_export_c(tt_graph *g, const char *dir, const char *n
 TT_API tt_status   tt_graph_export_c_flags(tt_graph *g, const char *dir, const char *name, unsigned flags);
 #endif
 
+/* ---- GPU (tinytrace_cuda.cu) -------------------------------------------------
+   Declared where TT_CUDA is defined; defined in tinytrace_cuda.cu, which is compiled with
+   nvcc and linked beside the program (README "GPU"). A compiled graph moves to the GPU
+   with tt_graph_to_cuda: its constants are uploaded once and its arena (the same memory
+   plan) is one device allocation. tt_graph_run then runs it there on host tensors (inputs
+   uploaded, outputs downloaded: tt_graph_output reads them as before);
+   tt_graph_run_cuda runs it on device pointers. Every CUDA failure is TT_ERR_BACKEND with
+   CUDA's message, in the graph's error (or tt_cuda_error for calls without a graph); a graph
+   that could not move stays on the CPU and runs there. Compiling again moves it back. */
+#ifdef TT_CUDA
+/* The number of CUDA devices (0: none, no driver, or a driver too old: tt_cuda_error says). */
+extern int         tt_cuda_device_count(void);
+/* "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)" into buf; false (and why) when none. */
+extern bool        tt_cuda_device_name(int device, char *buf, size_t size);
+/* The last failure of a call that has no graph to hold it ("" when none). */
+extern const char *tt_cuda_error(void);
+/* Moves compiled g to device (a stream of its own; REDUCE_OVERHEAD: a CUDA graph, captured
+   at the first run and replayed after). */
+extern tt_status   tt_graph_to_cuda(tt_graph *g, int device);
+extern bool        tt_graph_on_cuda(const tt_graph *g);
+/* Runs g on device memory: d_inputs[i] holds input i contiguous (tt_graph_input_shape),
+   d_outputs[i] receives output i contiguous (NULL: leave it in the arena). Queued on g's
+   stream: tt_graph_cuda_sync waits. */
+extern tt_status   tt_graph_run_cuda(tt_graph *g, const void *const *d_inputs, void *const *d_outputs);
+extern tt_status   tt_graph_cuda_sync(tt_graph *g);
+/* Device memory for tt_graph_run_cuda, and copies (bytes; false on failure: tt_cuda_error). */
+extern void       *tt_cuda_alloc(size_t bytes);
+extern void        tt_cuda_free(void *device_ptr);
+extern bool        tt_cuda_upload(void *device_dst, const void *host_src, size_t bytes);
+extern bool        tt_cuda_download(void *host_dst, const void *device_src, size_t bytes);
+#endif
+
 /* ---- debug ------------------------------------------------------------------ */
 /* Write "[2,3]" into buf (always NUL-terminated); returns buf. */
 TT_API char       *tt_shape_str(const tt_tensor *t, char *buf, size_t size);
@@ -1029,6 +1061,14 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #define TT__INLINE static inline __attribute__((always_inline))
 #else
 #define TT__INLINE static inline
+#endif
+/* The helpers of the elementwise expressions (TT__UNARY_OPS, TT__BINARY_OPS): compiled for
+   the GPU too where nvcc compiles this file (tinytrace_cuda.cu), so its kernels evaluate the
+   same expressions with the same code. */
+#ifdef __CUDACC__
+#define TT__MATH TT__INLINE __host__ __device__
+#else
+#define TT__MATH TT__INLINE
 #endif
 
 /* TT_FLOAT_ACCUM: long sums that accumulate in double (reductions, softmax, normalizations,
@@ -3465,7 +3505,7 @@ static const float *tt__gather(const float *p, int64_t s, int64_t n, float *buf)
    exp(x) = 2^k * exp(r): k = round(x/ln2), r = x - k*ln2 in two parts (exact first
    product), exp(r) by a degree-5 minimax polynomial for (exp(r)-1-r)/r^2 (Cephes
    coefficients), and 2^k applied in two halves so subnormal results round once. */
-TT__INLINE float tt__expf(float x) {
+TT__MATH float tt__expf(float x) {
     float t = x > 88.7228394f ? 88.7228394f : x < -103.972084f ? -103.972084f : x == x ? x : 0.0f;  /* NaN: 0 here */
     float kf = (t * 1.44269504089f + 12582912.0f) - 12582912.0f;      /* round to nearest */
     float r = (t - kf * 0.693359375f) - kf * -2.12194440e-4f;
@@ -3483,7 +3523,7 @@ TT__INLINE float tt__expf(float x) {
 
 /* tanh: an odd polynomial near 0 (Cephes coefficients), else 1 - 2/(exp(2|x|)+1); the
    sign is copied back so tanh(-0) is -0. */
-TT__INLINE float tt__tanhf(float x) {
+TT__MATH float tt__tanhf(float x) {
     float ax = fabsf(x), z = x * x;
     float small = copysignf(((((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z
                               + 1.33314422036e-1f) * z - 3.33332819422e-1f) * z * x + x, x);
@@ -3496,7 +3536,7 @@ TT__INLINE float tt__tanhf(float x) {
    1 <= |x| < 4, 1 - exp(-x^2) * Q(1/|x|), since erfc(x)*exp(x^2) is smooth in 1/x; 1 beyond
    (erf rounds to 1 in f32 there). P and Q are our own least-squares fits on Chebyshev
    nodes (relative error ~1e-9 and ~2e-8 in double); in f32 the result is <= 1.5 ulp. */
-TT__INLINE float tt__erff(float x) {
+TT__MATH float tt__erff(float x) {
     float ax = fabsf(x), z = x * x;
     float ps = ((((((-9.634991329e-06f * z + 1.125464114e-04f) * z - 8.482507546e-04f) * z + 5.220923107e-03f) * z
                   - 2.686539292e-02f) * z + 1.128378212e-01f) * z - 3.761263788e-01f) * z + 1.283791661e-01f;
@@ -3509,19 +3549,19 @@ TT__INLINE float tt__erff(float x) {
     return ax < 1.0f ? x + x * ps : x != x ? x : big;
 }
 
-TT__INLINE float tt__sigmoidf(float x) { return 1.0f / (1.0f + tt__expf(-x)); }
-TT__INLINE float tt__gelu_tanhf(float v) {
+TT__MATH float tt__sigmoidf(float x) { return 1.0f / (1.0f + tt__expf(-x)); }
+TT__MATH float tt__gelu_tanhf(float v) {
     return 0.5f * v * (1.0f + tt__tanhf(0.79788456080286536f * (v + 0.044715f * v * v * v)));
 }
 /* min(max(x,lo),hi) as PyTorch: hi wins when lo > hi; NaN stays NaN. */
-TT__INLINE float tt__clampf(float x, float lo, float hi) {
+TT__MATH float tt__clampf(float x, float lo, float hi) {
     float v = x < lo ? lo : x;
     return v > hi ? hi : v;
 }
 
-TT__INLINE float tt__reluf(float x) { return x < 0 ? 0.0f : x; }
+TT__MATH float tt__reluf(float x) { return x < 0 ? 0.0f : x; }
 /* x^p; p == 2 squares exactly (one rounding), as PyTorch does. */
-TT__INLINE float tt__pow_scalarf(float x, float p) { return p == 2.0f ? x * x : powf(x, p); }
+TT__MATH float tt__pow_scalarf(float x, float p) { return p == 2.0f ? x * x : powf(x, p); }
 
 /* y[i] = op(x[i]) for a contiguous chunk; p0, p1 are the op's scalar parameters. Eager ops
    and fused programs both run it: one case per row of TT__UNARY_OPS. */
@@ -3538,8 +3578,8 @@ TT__INLINE void tt__unary_chunk_body(int op, float *TT__RESTRICT y, const float 
 TT__TWINS(, tt__unary_chunk, (int op, float *TT__RESTRICT y, const float *TT__RESTRICT x, int64_t n, float p0, float p1),
           (op, y, x, n, p0, p1))
 
-TT__INLINE float tt__maxf(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b; }  /* NaN wins */
-TT__INLINE float tt__minf(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b; }
+TT__MATH float tt__maxf(float a, float b) { return a != a ? a : b != b ? b : a > b ? a : b; }  /* NaN wins */
+TT__MATH float tt__minf(float a, float b) { return a != a ? a : b != b ? b : a < b ? a : b; }
 
 /* y[i] = a[i] op b[i] for contiguous chunks; comparisons give 1.0f or 0.0f. One case per
    row of TT__BINARY_OPS. */
@@ -7592,6 +7632,10 @@ typedef struct tt__backend {
     /* After the memory plan: make what runs need (scratch, packed weights, device copies of
        the arena and the constants). */
     tt_status (*prepare)(tt_graph *g);
+    /* Runs the graph once, inputs bound (tt_graph_run): the CPU's walks the nodes
+       (tt__graph_exec), calling run_node and run_program; a GPU's also moves the inputs and
+       outputs, or replays a captured schedule. */
+    tt_status (*run)(tt_graph *g);
     /* Runs one op node (node index `node`) on the call c into out; scratch: host temporaries. */
     bool      (*run_node)(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out);
     /* Runs one fused node: its epilogue head, then its micro-op program. */
@@ -7639,6 +7683,7 @@ struct tt_graph {
     size_t         arena_bytes, unplanned_bytes, constant_bytes;
     const struct tt__backend *backend;  /* what runs the compiled nodes (tt__cpu_backend) */
     tt__cpu_graph  cpu;            /* the CPU backend's state: scratch, packed weights */
+    void          *device;         /* a GPU backend's state (tinytrace_cuda.cu), or NULL */
     tt_tensor     *rt;             /* per value: its header during a run */
     tt_tensor    **argv;           /* a node's input headers during a run */
     int            max_in;
@@ -8840,6 +8885,7 @@ static void tt__prefetch_write(float *p, int64_t n) {
 
 static bool tt__cpu_supports(const tt_graph *g, const tt__node *n);
 static tt_status tt__graph_size_scratch(tt_graph *g);
+static tt_status tt__cpu_run(tt_graph *g);
 static void tt__prepack_weights(tt_graph *g);
 static void *tt__ctx_free_bytes(tt_ctx *ctx, size_t *size);
 static tt_status tt__cpu_sync(tt_graph *g);
@@ -8868,6 +8914,7 @@ static const tt__backend tt__cpu_backend = {
     "cpu",
     tt__cpu_supports,
     tt__graph_size_scratch,        /* prepare: the dry run sizes the scratch and packs weights */
+    tt__cpu_run,
     tt__cpu_run_node,
     tt__exec_fused,
     tt__cpu_sync,
@@ -8968,6 +9015,9 @@ static void *tt__ctx_free_bytes(tt_ctx *ctx, size_t *size) {
     return blk->mem + blk->used;
 }
 
+/* Every node in order, on the graph's scratch. */
+static tt_status tt__cpu_run(tt_graph *g) { return tt__graph_exec(g, g->cpu.scratch, NULL); }
+
 /* The kernels return when their work is done: nothing is queued. */
 static tt_status tt__cpu_sync(tt_graph *g) {
     (void)g;
@@ -8999,7 +9049,7 @@ TT_API tt_status tt_graph_run(tt_graph *g, tt_tensor *const *inputs, int n_input
             if (g->bound_src[i]) tt__copy_into(&g->rt[g->tape.inputs[i]], g->bound_src[i]);
     }
     if (g->mode != TT_MODE_REDUCE_OVERHEAD) tt__bind_params(g);   /* REDUCE_OVERHEAD: bound at compile */
-    g->has_run = tt__graph_exec(g, g->cpu.scratch, NULL) == TT_OK && g->backend->sync(g) == TT_OK;
+    g->has_run = g->backend->run(g) == TT_OK && g->backend->sync(g) == TT_OK;
     TT__ZEROUPPER();
     return g->has_run ? TT_OK : g->err.status;
 }
