@@ -342,7 +342,7 @@ $(CUDA_DIR)/test_cuda_emu: $(CUDA_TEST_DEPS) $(CUDA_DIR)/emu_backend.o
 	$(GCC) -std=c99 $(WARN) $(OPT) -DTC_EMULATED -I$(CUDA_DIR) $(CUDA_TEST_SRCS) $(CUDA_DIR)/emu_backend.o -o $@ $(LIBS) -lstdc++
 $(CUDA_DIR)/test_cuda_emu_asan: $(CUDA_TEST_DEPS) $(CUDA_DIR)/emu_backend_asan.o
 	$(CLANG) -std=c11 $(WARN) -O1 -g $(SANITIZE) -DTC_EMULATED -I$(CUDA_DIR) $(CUDA_TEST_SRCS) $(CUDA_DIR)/emu_backend_asan.o \
-	  -o $@ $(LIBS) -lstdc++
+	  -o $@ -fsanitize-link-c++-runtime $(LIBS) -lstdc++
 
 # One ISA pass (the CPU reference's kernels are the rest of the suite's business).
 cuda-emu: $(CUDA_DIR)/test_cuda_emu $(CUDA_DIR)/test_cuda_emu_asan cuda-planted
@@ -356,7 +356,7 @@ cuda-emu: $(CUDA_DIR)/test_cuda_emu $(CUDA_DIR)/test_cuda_emu_asan cuda-planted
 # Planted bugs: copies of tinytrace_cuda.cu with one bug each (tests/cuda_planted.sh: a missing
 # __syncthreads, an off-by-one bound, a shuffle with the wrong lane); the tests must fail on each.
 cuda-planted: $(CUDA_DIR)/groups.inc $(EMU_DEPS) tests/cuda_planted.sh
-	@bash tests/cuda_planted.sh "$(CXX) -std=c++17 -O2 -Itests" "$(GCC) -std=c99 $(OPT) -DTC_EMULATED -I$(CUDA_DIR) $(CUDA_TEST_SRCS)" \
+	@bash tests/cuda_planted.sh "$(CXX) -std=c++17 -O2 -I. -Itests" "$(GCC) -std=c99 $(OPT) -DTC_EMULATED -I$(CUDA_DIR) $(CUDA_TEST_SRCS)" \
 	   "$(LIBS) -lstdc++" $(CUDA_DIR)
 
 # nvcc: every architecture below that this nvcc offers (sm_75, sm_80, sm_90 at least), warnings as
@@ -367,8 +367,10 @@ NVCC_GENCODE = $(foreach a,$(filter $(CUDA_ARCHS),$(shell $(NVCC) --list-gpu-arc
 CUDA_LIB    := $(dir $(shell command -v $(NVCC) 2>/dev/null))../lib64
 HAVE_CUBLAS := $(wildcard $(CUDA_LIB)/libcublas.so)
 
-cuda: $(CUDA_DIR)/tinytrace_cuda.o $(CUDA_DIR)/test_cuda $(CUDA_DIR)/bench_cuda
+cuda: $(CUDA_DIR)/tinytrace_cuda.o $(CUDA_DIR)/test_cuda $(CUDA_DIR)/bench_cuda $(BUILD)/examples/07_gpu_cuda
 	@bash tests/cuda_ptxas_report.sh $(CUDA_DIR)/ptxas.log
+	@echo "== examples/07_gpu.c linked with the nvcc build (on a machine with no GPU it says so):"
+	./$(BUILD)/examples/07_gpu_cuda
 
 $(CUDA_DIR)/tinytrace_cuda.o: tinytrace_cuda.cu tinytrace.h
 	@mkdir -p $(CUDA_DIR)
@@ -377,8 +379,14 @@ $(CUDA_DIR)/test_cuda: $(CUDA_TEST_DEPS) $(CUDA_DIR)/tinytrace_cuda.o
 	$(CXX) -std=c++17 $(WARN) -O2 -x c++ -I$(CUDA_DIR) $(CUDA_TEST_SRCS) -x none $(CUDA_DIR)/tinytrace_cuda.o \
 	  -o $@ -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) -lcudart $(LIBS)
 $(CUDA_DIR)/bench_cuda: bench/bench_cuda.cu bench/bench_models.h bench/bench_util.h tinytrace.h $(CUDA_DIR)/tinytrace_cuda.o
-	$(NVCC) $(NVCC_FLAGS) $(NVCC_GENCODE) $(if $(HAVE_CUBLAS),-DBENCH_CUBLAS) $< $(CUDA_DIR)/tinytrace_cuda.o -o $@ \
+	$(NVCC) $(NVCC_FLAGS) -Xcompiler -Wno-unused-function -Ibench $(NVCC_GENCODE) $(if $(HAVE_CUBLAS),-DBENCH_CUBLAS) \
+	  $< $(CUDA_DIR)/tinytrace_cuda.o -o $@ \
 	  $(if $(HAVE_CUBLAS),-lcublas) -lpthread
+
+$(BUILD)/examples/07_gpu_cuda: examples/07_gpu.c tinytrace.h $(CUDA_DIR)/tinytrace_cuda.o
+	@mkdir -p $(dir $@)
+	$(GCC) -std=c99 $(WARN) $(OPT) -DTT_CUDA -I. $< $(CUDA_DIR)/tinytrace_cuda.o -o $@ -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) \
+	  -lcudart -lstdc++ $(LIBS)
 
 # On a machine with an NVIDIA GPU.
 test-cuda: $(CUDA_DIR)/test_cuda

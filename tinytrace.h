@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.7.0 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.9.0 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -74,7 +74,7 @@
      written straight and checked once at the end. Nothing aborts on user error; running
      out of arena memory is an error like any other. tt_clear_error() resets the state.
 
-   LIMITS (v0.7)
+   LIMITS (v0.9)
      All arithmetic computes in f32; f16/bf16 are storage types (tt_cast converts them).
      Arithmetic on i32/bool inputs converts them to f32. Tensors have at most TT_MAX_DIMS dims.
      Tracing needs the heap. SIMD kernels (AVX-512, AVX2+FMA) are chosen at run time on
@@ -91,6 +91,12 @@
      cache-blocked SGEMM; attention is flash-style (one score tile per thread).
 
    RECENT CHANGES
+     0.9.0  GPU: tinytrace_cuda.cu (nvcc, beside the program; TT_CUDA declares its calls) runs
+            compiled graphs on NVIDIA GPUs: tt_graph_to_cuda, tt_graph_run_cuda (device
+            pointers), tt_graph_cuda_sync, tt_cuda_device_count/_name/_error/_alloc/_free/
+            _upload/_download; REDUCE_OVERHEAD replays a captured CUDA graph. The backend
+            interface gains run (a backend runs a whole graph) and the graph a device field;
+            the expression helpers (TT__MATH) compile for the device. CPU outputs unchanged.
      0.8.0  firmware: tt_graph_export_c writes a compiled graph as C (constants static const,
             one call per node into the plain C kernels, fused chains as loops, name_selftest),
             with a memory plan for small devices (band fusion of conv -> ReLU -> pool);
@@ -133,9 +139,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  8
+#define TT_VERSION_MINOR  9
 #define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.8.0"
+#define TT_VERSION_STRING "0.9.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */

@@ -372,7 +372,7 @@ struct State {
     // Fibers: all created so far (kept for reuse), and those free now.
     std::vector<Fiber*> fibers;
     std::vector<Fiber*> free_fibers;
-    Fiber* starting = nullptr;      // handed to fiber_main on first entry
+    Fiber* switched_from = nullptr; // the context that switched to the running one (null: host)
     ucontext_t host_ctx;            // the launching thread, while a block runs
     void* host_fake_stack = nullptr;
     const void* host_stack_bottom = nullptr;
@@ -516,6 +516,9 @@ inline cudaError_t take_pending(State& g) {
 // 5. Fiber scheduler
 // -----------------------------------------------------------------------------
 
+inline void fiber_main();
+inline void after_switch(State& g, void* fake_stack);
+
 inline Fiber* new_fiber() {
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     auto* f = new Fiber();
@@ -539,60 +542,82 @@ inline Fiber* take_fiber(State& g) {
     return f;
 }
 
-// From the host side of the scheduler into fiber f, until it yields.
-inline void switch_into(State& g, Fiber* f) {
-    asan_start_switch(&g.host_fake_stack, f->stack, kStackBytes);
-    if (swapcontext(&g.host_ctx, &f->ctx) != 0) die("swapcontext failed");
-    asan_finish_switch(g.host_fake_stack, nullptr, nullptr);
+// Switches from the running context to another.  A fiber is a Fiber; the
+// host (the thread that launched) is null.  A fiber that will never run again
+// passes `finished`, so AddressSanitizer can drop its fake stack.
+inline void switch_context(State& g, Fiber* from, Fiber* to, bool finished) {
+    void** save = finished ? nullptr : from ? &from->fake_stack : &g.host_fake_stack;
+    asan_start_switch(save, to ? to->stack : g.host_stack_bottom, to ? kStackBytes : g.host_stack_size);
+    g.switched_from = from;
+    if (swapcontext(from ? &from->ctx : &g.host_ctx, to ? &to->ctx : &g.host_ctx) != 0) die("swapcontext failed");
+    after_switch(g, from ? from->fake_stack : g.host_fake_stack);
 }
 
-// From fiber f back to the scheduler.  A fiber that will not be resumed passes
-// `finished` so AddressSanitizer can drop its fake stack.
-inline void switch_out(State& g, Fiber* f, bool finished) {
-    asan_start_switch(finished ? nullptr : &f->fake_stack, g.host_stack_bottom, g.host_stack_size);
-    if (swapcontext(&f->ctx, &g.host_ctx) != 0) die("swapcontext failed");
-    asan_finish_switch(f->fake_stack, &g.host_stack_bottom, &g.host_stack_size);
+// First thing a context does when it runs again (or for the first time).  The
+// host's stack bounds are learnt on the way out of it, for the way back.
+inline void after_switch(State& g, void* fake_stack) {
+    const void* bottom = nullptr;
+    std::size_t size = 0;
+    asan_finish_switch(fake_stack, &bottom, &size);
+    if (g.switched_from == nullptr && bottom != nullptr) g.host_stack_bottom = bottom, g.host_stack_size = size;
 }
 
-// Entry of every fiber: runs its thread, then the threads after it that have
-// not started (same order as one fiber each, without the switches).
+inline unsigned index_of(const State& g, const Thread& t) { return static_cast<unsigned>(&t - g.threads.data()); }
+
+// Round-robin order: the first thread from index i on that can run in this
+// pass (ready, or not started yet); null when the pass is over.
+inline Thread* next_runnable(State& g, unsigned i) {
+    for (; i < g.nthreads; ++i)
+        if (g.threads[i].wait == Wait::Ready || g.threads[i].wait == Wait::NotStarted) return &g.threads[i];
+    return nullptr;
+}
+
+// Leaves the running context (`from`) for thread t, or for the host when t is
+// null.  Control goes straight from fiber to fiber: one switch per thread.
+inline void run_next(State& g, Fiber* from, Thread* t, bool finished) {
+    Fiber* to = nullptr;
+    if (t != nullptr && t->wait == Wait::NotStarted) {
+        if (finished) die("a finished fiber must run the next unstarted thread itself");
+        to = take_fiber(g);
+        to->thread = t;
+        t->fiber = to;
+        t->wait = Wait::Ready;
+        asan_unpoison(to->stack, kStackBytes);
+        to->ctx.uc_stack.ss_sp = to->stack;
+        to->ctx.uc_stack.ss_size = kStackBytes;
+        to->ctx.uc_link = nullptr;
+        makecontext(&to->ctx, fiber_main, 0);
+    } else if (t != nullptr) {
+        to = t->fiber;
+    }
+    g.cur = t;
+    switch_context(g, from, to, finished);
+}
+
+// Entry of every fiber: runs its thread, then, on the same stack, the next
+// ones while they have not started (the order is the same as with one fiber
+// each; a block without barriers needs one fiber).
 inline void fiber_main() {
     State& g = state();
-    asan_finish_switch(nullptr, &g.host_stack_bottom, &g.host_stack_size);
-    Fiber* f = g.starting;
-    Thread* end = g.threads.data() + g.nthreads;
+    Fiber* f = g.cur->fiber;
+    after_switch(g, nullptr);
     for (Thread* t = f->thread;;) {
         g.cur = t;
         (*g.body)();
         t->wait = Wait::Done;
         t->fiber = nullptr;
         ++g.done;
-        Thread* next = t + 1;
-        if (next == end || next->wait != Wait::NotStarted) break;
+        Thread* next = next_runnable(g, index_of(g, *t) + 1);
+        if (next == nullptr || next->wait != Wait::NotStarted) {
+            f->thread = nullptr;
+            g.free_fibers.push_back(f);
+            run_next(g, f, next, true);
+            die("a finished fiber was resumed");
+        }
         next->wait = Wait::Ready;
         next->fiber = f;
         f->thread = t = next;
     }
-    g.cur = nullptr;
-    f->thread = nullptr;
-    g.free_fibers.push_back(f);
-    switch_out(g, f, true);
-    die("a finished fiber was resumed");
-}
-
-inline void start_thread(State& g, Thread& t) {
-    Fiber* f = take_fiber(g);
-    f->thread = &t;
-    t.fiber = f;
-    t.wait = Wait::Ready;
-    asan_unpoison(f->stack, kStackBytes);
-    f->ctx.uc_stack.ss_sp = f->stack;
-    f->ctx.uc_stack.ss_size = kStackBytes;
-    f->ctx.uc_link = nullptr;
-    makecontext(&f->ctx, fiber_main, 0);
-    g.starting = f;
-    g.cur = &t;
-    switch_into(g, f);
 }
 
 inline Thread& current_thread() {
@@ -601,15 +626,13 @@ inline Thread& current_thread() {
     return *t;
 }
 
-// Called on a fiber: wait at a barrier or rendezvous until the scheduler releases it.
+// Called on a fiber: wait at a barrier or rendezvous (w) until it is released.
 inline void block_here(Wait w) {
     State& g = state();
     Thread& t = current_thread();
     t.wait = w;
-    switch_out(g, t.fiber, false);
+    run_next(g, t.fiber, next_runnable(g, index_of(g, t) + 1), false);
 }
-
-inline unsigned lane_of(const State& g, const Thread& t) { return static_cast<unsigned>(&t - g.threads.data()) % 32u; }
 
 inline const char* op_name(Op op) {
     switch (op) {
@@ -750,6 +773,8 @@ inline void break_deadlock(State& g) {
     }
 }
 
+// Runs one block: passes over its threads until all have returned.  Between
+// passes, complete barriers and rendezvous are released.
 inline void run_block(State& g) {
     const unsigned bx = g.block_dim.x, bxy = g.block_dim.x * g.block_dim.y;
     for (unsigned i = 0; i < g.nthreads; ++i) {
@@ -757,22 +782,13 @@ inline void run_block(State& g) {
         g.threads[i].idx = uint3{i % bx, i % bxy / bx, i / bxy};
     }
     g.done = 0;
-    while (g.done < g.nthreads) {
-        for (unsigned i = 0; i < g.nthreads; ++i) {
-            Thread& t = g.threads[i];
-            if (t.wait == Wait::NotStarted) {
-                start_thread(g, t);
-            } else if (t.wait == Wait::Ready) {
-                g.cur = &t;
-                switch_into(g, t.fiber);
-            }
-        }
+    for (;;) {
+        if (Thread* first = next_runnable(g, 0)) run_next(g, nullptr, first, false);   // one pass
         if (g.done == g.nthreads) break;
         bool released = release_block_barrier(g);
         for (unsigned w = 0; w * 32 < g.nthreads; ++w) released = release_warp(g, w) || released;
         if (!released) break_deadlock(g);
     }
-    g.cur = nullptr;
 }
 
 // Runs a whole launch; a fault skips the blocks after the one that faulted.
