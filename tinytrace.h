@@ -1068,9 +1068,9 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #else
 #define TT__INLINE static inline
 #endif
-/* The helpers of the elementwise expressions (TT__UNARY_OPS, TT__BINARY_OPS): compiled for
-   the GPU too where nvcc compiles this file (tinytrace_cuda.cu), so its kernels evaluate the
-   same expressions with the same code. */
+/* The helpers of the elementwise expressions (TT__UNARY_OPS, TT__BINARY_OPS) and of the
+   resizing and padding positions: compiled for the GPU too where nvcc compiles this file
+   (tinytrace_cuda.cu), so its kernels compute them with the same code. */
 #ifdef __CUDACC__
 #define TT__MATH TT__INLINE __host__ __device__
 #else
@@ -1136,7 +1136,7 @@ TT__MAYBE_UNUSED static tt__acc tt__acc_zero(void) {
     memset(&a, 0, sizeof a);
     return a;
 }
-static int64_t tt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
+TT__MATH int64_t tt__min64(int64_t a, int64_t b) { return a < b ? a : b; }
 static size_t  tt__round_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
 
 /* a*b, or -1 when it overflows (a, b >= 0). */
@@ -6325,13 +6325,13 @@ static bool tt__infer_resize(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 
 /* PyTorch's source index step for an output index (compute_scales_value): 1/scale_factor
    when one was given, else in/out; in float, as PyTorch computes it for f32 tensors. */
-static float tt__resize_scale(int64_t in, int64_t out, float scale_factor) {
+TT__MATH float tt__resize_scale(int64_t in, int64_t out, float scale_factor) {
     return scale_factor > 0 ? (float)(1.0 / (double)scale_factor) : (float)in / (float)out;
 }
 
 /* PyTorch's nearest source index: copies when the sizes are equal, halves when doubled
    (kept in PyTorch for compatibility), else floor(o * step) clamped to the input. */
-static int64_t tt__nearest_source(int64_t o, int64_t in, int64_t out, float scale_factor) {
+TT__MATH int64_t tt__nearest_source(int64_t o, int64_t in, int64_t out, float scale_factor) {
     if (scale_factor <= 0) return o * in / out;        /* by size: the exact floor(o*in/out) */
     if (out == in) return o;
     if (out == 2 * in) return o >> 1;
@@ -6341,8 +6341,8 @@ static int64_t tt__nearest_source(int64_t o, int64_t in, int64_t out, float scal
 /* Bilinear taps along one axis: source indices i0 <= i1 and the weight of i1
    (area_pixel_compute_source_index, then clamped as PyTorch's CPU kernel does; an axis
    whose size does not change is copied, as there). */
-static void tt__linear_source(int64_t o, int64_t in, int64_t out, float scale_factor, bool align, int64_t *i0,
-                              int64_t *i1, float *w1) {
+TT__MATH void tt__linear_source(int64_t o, int64_t in, int64_t out, float scale_factor, bool align, int64_t *i0,
+                                int64_t *i1, float *w1) {
     float step = align ? (out > 1 ? (float)(in - 1) / (float)(out - 1) : 0.0f) : tt__resize_scale(in, out, scale_factor);
     float src = align ? step * (float)o : step * ((float)o + 0.5f) - 0.5f;
     float frac;
@@ -6644,7 +6644,7 @@ static bool tt__infer_pad(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
 /* The index of x that output index o of a padded axis reads (before: the pad in front, n:
    the axis size): REFLECT mirrors about the edges without repeating them (pads < n: one
    bounce), REPLICATE repeats the edge, CIRCULAR wraps (pads <= n). */
-static int64_t tt__pad_source(int64_t o, int64_t before, int64_t n, int mode) {
+TT__MATH int64_t tt__pad_source(int64_t o, int64_t before, int64_t n, int mode) {
     int64_t i = o - before;
     if (i >= 0 && i < n) return i;
     if (mode == TT_PAD_REPLICATE) return i < 0 ? 0 : n - 1;

@@ -197,11 +197,16 @@ __device__ __forceinline__ float ttc_binary(int op, float a, float b) {
 }
 #undef TTC_BINARY_CASE
 
+/* Where element i of a program's input is: at i (its layout is the output's, the common
+   case), at 0 (a broadcast scalar), or through its strides (divisions per axis). */
+enum { TTC_IN_STRIDED = 0, TTC_IN_SAME = 1, TTC_IN_SCALAR = 2 };
+
 typedef struct ttc_program_args {
     const tt__uop *uops;               /* the program, in device memory */
     int            n_uops;
     ttc_shape      shape;              /* every output's shape (contiguous) */
     ttc_view       in[TT__MAX_OPS];    /* inputs, strides broadcast to shape */
+    int8_t         in_mode[TT__MAX_OPS];   /* TTC_IN_*: how element i of an input is found */
     char          *out[TT__FUSE_MAX_MEMBERS];
     int            out_dtype[TT__FUSE_MAX_MEMBERS];
 } ttc_program_args;
@@ -215,7 +220,9 @@ __device__ __forceinline__ void ttc_program_at(const ttc_program_args *a, int64_
         switch (u.kind) {
         case TT__U_LOAD: {
             const ttc_view *v = &a->in[u.a];
-            r[u.dst] = ttc_load(v->p, v->dtype, ttc_offset(&a->shape, v->st, i));
+            int mode = a->in_mode[u.a];
+            int64_t at = mode == TTC_IN_SAME ? i : mode == TTC_IN_SCALAR ? 0 : ttc_offset(&a->shape, v->st, i);
+            r[u.dst] = ttc_load(v->p, v->dtype, at);
             break;
         }
         case TT__U_UNARY:  r[u.dst] = ttc_unary(u.op, r[u.a], u.p0, u.p1); break;
@@ -251,6 +258,70 @@ __global__ void ttc_k_copy(ttc_shape s, ttc_view src, ttc_view dst) {
 __global__ void ttc_k_fill(char *p, int dtype, int64_t n, float value) {
     int64_t i;
     for (i = ttc_gid(); i < n; i += ttc_gstride()) ttc_store(p, dtype, i, value);
+}
+
+/* tile and repeat_interleave: output coordinate o on axis d reads x's o % n (tile) or
+   o / reps (repeat_interleave) there; x's strides on the output's axes (0 on axes x lacks). */
+typedef struct ttc_repeat {
+    ttc_shape shape;
+    ttc_view  x;
+    int64_t   xn[TT_MAX_DIMS], reps[TT_MAX_DIMS];
+    ttc_view  y;
+    bool      interleave;
+} ttc_repeat;
+
+__global__ void ttc_k_repeat(ttc_repeat p) {
+    int64_t i;
+    for (i = ttc_gid(); i < p.shape.numel; i += ttc_gstride()) {
+        int64_t rest = i, src = 0;
+        int d;
+        for (d = p.shape.nd - 1; d >= 0; d--) {
+            int64_t o = rest % p.shape.n[d];
+            rest /= p.shape.n[d];
+            src += (p.interleave ? o / p.reps[d] : o % p.xn[d]) * p.x.st[d];
+        }
+        ttc_store(p.y.p, p.y.dtype, i, ttc_load(p.x.p, p.x.dtype, src));
+    }
+}
+
+/* Up to TT_MAX_DIMS values known on the host (shape_as_tensor). */
+typedef struct ttc_values {
+    float v[TT_MAX_DIMS];
+} ttc_values;
+
+__global__ void ttc_k_set(char *y, int dtype, int n, ttc_values v) {
+    int64_t i;
+    for (i = ttc_gid(); i < n; i += ttc_gstride()) ttc_store(y, dtype, i, v.v[i]);
+}
+
+/* gather, index_select, embedding: output element i (row-major over s, contiguous) copies the
+   element of x whose coordinate on the indexed axis is the index the index view gives for i,
+   and whose other coordinates are i's (xs: x's strides on s's axes, 0 on the indexed one).
+   An index outside [0, limit) writes zeros and sets *bad (reported by the sync as
+   TT_ERR_INDEX): no read out of bounds. */
+typedef struct ttc_index {
+    ttc_shape shape;
+    const char *x;
+    char     *y;
+    int       elem_bytes;
+    int64_t   xs[TT_MAX_DIMS], x_axis_stride, limit;
+    const int32_t *index;
+    int64_t   is[TT_MAX_DIMS];
+    int      *bad;
+} ttc_index;
+
+__global__ void ttc_k_index(ttc_index p) {
+    int64_t i;
+    for (i = ttc_gid(); i < p.shape.numel; i += ttc_gstride()) {
+        int64_t v = p.index[ttc_offset(&p.shape, p.is, i)], src = ttc_offset(&p.shape, p.xs, i) + v * p.x_axis_stride;
+        int b;
+        if (v < 0 || v >= p.limit) {
+            for (b = 0; b < p.elem_bytes; b++) p.y[i * p.elem_bytes + b] = 0;
+            *p.bad = 1;
+            continue;
+        }
+        for (b = 0; b < p.elem_bytes; b++) p.y[i * p.elem_bytes + b] = p.x[src * p.elem_bytes + b];
+    }
 }
 
 /* ==========================================================================
@@ -415,8 +486,9 @@ __global__ void ttc_k_softmax(ttc_rows r) {
 }
 
 /* One row of layer_norm ((x - mean) / sqrt(var + eps) * w + b) or rms_norm
-   (x / sqrt(mean(x^2) + eps) * w). */
-__device__ void ttc_norm_row(const ttc_rows *r, int64_t row) {
+   (x / sqrt(mean(x^2) + eps) * w); w and b start at element ch0 along their axis (group
+   norm: the row's group's first channel). */
+__device__ void ttc_norm_row(const ttc_rows *r, int64_t row, int64_t ch0) {
     int64_t xb = ttc_offset(&r->outer, r->xo, row), yb = ttc_offset(&r->outer, r->yo, row), K = r->inner.numel, k;
     int t = (int)threadIdx.x;
     bool layer = r->op == TT__OP_LAYER_NORM;
@@ -433,15 +505,21 @@ __device__ void ttc_norm_row(const ttc_rows *r, int64_t row) {
     rstd = 1.0f / sqrtf(ttc_block_sum(acc) / (float)K + r->eps);
     for (k = t; k < K; k += TTC_THREADS) {
         float y = (ttc_row_x(r, xb, k) - mean) * rstd;
-        if (r->w.p) y *= ttc_load(r->w.p, r->w.dtype, ttc_offset(&r->inner, r->w.st, k));
-        if (r->b.p) y += ttc_load(r->b.p, r->b.dtype, ttc_offset(&r->inner, r->b.st, k));
+        if (r->w.p) y *= ttc_load(r->w.p, r->w.dtype, ch0 * r->w.st[0] + ttc_offset(&r->inner, r->w.st, k));
+        if (r->b.p) y += ttc_load(r->b.p, r->b.dtype, ch0 * r->b.st[0] + ttc_offset(&r->inner, r->b.st, k));
         r->y[yb + ttc_offset(&r->inner, r->yi, k)] = y;
     }
 }
 
 __global__ void ttc_k_norm(ttc_rows r) {
     int64_t row;
-    for (row = blockIdx.x; row < r.outer.numel; row += gridDim.x) ttc_norm_row(&r, row);
+    for (row = blockIdx.x; row < r.outer.numel; row += gridDim.x) ttc_norm_row(&r, row, 0);
+}
+
+/* Rows (n, group) of cg channels each (outer axes: N, then the groups). */
+__global__ void ttc_k_group_norm(ttc_rows r, int64_t cg) {
+    int64_t row;
+    for (row = blockIdx.x; row < r.outer.numel; row += gridDim.x) ttc_norm_row(&r, row, (row % r.outer.n[1]) * cg);
 }
 
 /* batch_norm with running statistics: y = (x - mean) * (weight / sqrt(var + eps)) + bias per
@@ -623,6 +701,84 @@ __global__ void ttc_k_conv_direct(ttc_conv p) {
     }
 }
 
+/* conv3d and transposed convolution (1-3 spatial axes, as volumes D x H x W with the missing
+   leading axes of size 1): one thread per output, in (channel, kd, kh, kw) order. A
+   transposed convolution's output position q takes input i where q = i*s - p + k*d. */
+typedef struct ttc_convnd {
+    const float *x, *w, *bias;
+    float   *y;
+    int64_t  N, C, O, G;
+    int64_t  in[3], out[3], k[3], s[3], p[3], d[3];
+    int64_t  xs[5], ws[5];             /* strides on (n, c, d, h, w) and the weight's 5 axes */
+    bool     transpose;
+} ttc_convnd;
+
+/* The input index along axis a that output q reads with tap k, or -1. */
+__device__ __forceinline__ int64_t ttc_convnd_src(const ttc_convnd *p, int a, int64_t q, int64_t k) {
+    int64_t t;
+    if (!p->transpose) {
+        t = q * p->s[a] - p->p[a] + k * p->d[a];
+        return t >= 0 && t < p->in[a] ? t : -1;
+    }
+    t = q + p->p[a] - k * p->d[a];
+    if (t < 0 || t % p->s[a] != 0 || t / p->s[a] >= p->in[a]) return -1;
+    return t / p->s[a];
+}
+
+__global__ void ttc_k_conv_nd(ttc_convnd p) {
+    int64_t per = p.out[0] * p.out[1] * p.out[2], total = p.N * p.O * per, i;
+    int64_t Cg = p.C / p.G, Og = p.O / p.G;
+    for (i = ttc_gid(); i < total; i += ttc_gstride()) {
+        int64_t r = i % per, o = (i / per) % p.O, n = i / (per * p.O), g = o / Og, q[3], c, k[3], at[3];
+        float acc = 0.0f;
+        q[2] = r % p.out[2];
+        q[1] = (r / p.out[2]) % p.out[1];
+        q[0] = r / (p.out[2] * p.out[1]);
+        for (c = 0; c < Cg; c++) {
+            int64_t ci = g * Cg + c;
+            for (k[0] = 0; k[0] < p.k[0]; k[0]++) {
+                if ((at[0] = ttc_convnd_src(&p, 0, q[0], k[0])) < 0) continue;
+                for (k[1] = 0; k[1] < p.k[1]; k[1]++) {
+                    if ((at[1] = ttc_convnd_src(&p, 1, q[1], k[1])) < 0) continue;
+                    for (k[2] = 0; k[2] < p.k[2]; k[2]++) {
+                        int64_t wi;
+                        if ((at[2] = ttc_convnd_src(&p, 2, q[2], k[2])) < 0) continue;
+                        wi = (p.transpose ? ci * p.ws[0] + (o - g * Og) * p.ws[1] : o * p.ws[0] + c * p.ws[1]) +
+                             k[0] * p.ws[2] + k[1] * p.ws[3] + k[2] * p.ws[4];
+                        acc = fmaf(p.w[wi], p.x[n * p.xs[0] + ci * p.xs[1] + at[0] * p.xs[2] + at[1] * p.xs[3] + at[2] * p.xs[4]], acc);
+                    }
+                }
+            }
+        }
+        if (p.bias) acc += p.bias[o];
+        p.y[i] = acc;
+    }
+}
+
+/* Reflect, replicate and circular padding: each output element copies the element of x that
+   the header's tt__pad_source maps it to (any dtype: bytes). */
+typedef struct ttc_pad {
+    ttc_shape shape;                   /* the output's */
+    const char *x;
+    char     *y;
+    int       elem_bytes, mode;
+    int64_t   xs[TT_MAX_DIMS], xn[TT_MAX_DIMS], before[TT_MAX_DIMS];
+} ttc_pad;
+
+__global__ void ttc_k_pad(ttc_pad p) {
+    int64_t i;
+    for (i = ttc_gid(); i < p.shape.numel; i += ttc_gstride()) {
+        int64_t rest = i, src = 0;
+        int d, b;
+        for (d = p.shape.nd - 1; d >= 0; d--) {
+            int64_t o = rest % p.shape.n[d];
+            rest /= p.shape.n[d];
+            src += tt__pad_source(o, p.before[d], p.xn[d], p.mode) * p.xs[d];
+        }
+        for (b = 0; b < p.elem_bytes; b++) p.y[i * p.elem_bytes + b] = p.x[src * p.elem_bytes + b];
+    }
+}
+
 /* ==========================================================================
  * pool: max and average pooling, adaptive average pooling
  * ========================================================================== */
@@ -673,6 +829,35 @@ __global__ void ttc_k_pool(ttc_pool p) {
         }
         if (!p.is_max) acc /= (float)(ttc_pool_count(&p, 0, o[0]) * ttc_pool_count(&p, 1, o[1]) * ttc_pool_count(&p, 2, o[2]));
         p.y[i] = acc;
+    }
+}
+
+/* upsample_nearest and upsample_bilinear: the source positions by the header's own
+   tt__nearest_source / tt__linear_source (PyTorch's rules), the blend as the CPU's. */
+typedef struct ttc_resize {
+    ttc_pool p;                        /* planes, strides, in[1..2] = H, W, out[1..2] = OH, OW */
+    float    scale[2];
+    bool     align, bilinear;
+} ttc_resize;
+
+__global__ void ttc_k_resize(ttc_resize r) {
+    const ttc_pool *p = &r.p;
+    int64_t H = p->in[1], W = p->in[2], OH = p->out[1], OW = p->out[2], total = p->planes * OH * OW, i;
+    for (i = ttc_gid(); i < total; i += ttc_gstride()) {
+        int64_t plane = i / (OH * OW), oh = (i / OW) % OH, ow = i % OW, h0, h1, w0, w1;
+        const float *src = p->x + (plane / p->C) * p->xs[0] + (plane % p->C) * p->xs[1];
+        float lh, lw, top, bottom;
+        if (!r.bilinear) {
+            h0 = tt__nearest_source(oh, H, OH, r.scale[0]);
+            w0 = tt__nearest_source(ow, W, OW, r.scale[1]);
+            p->y[i] = src[h0 * p->xs[3] + w0 * p->xs[4]];
+            continue;
+        }
+        tt__linear_source(oh, H, OH, r.scale[0], r.align, &h0, &h1, &lh);
+        tt__linear_source(ow, W, OW, r.scale[1], r.align, &w0, &w1, &lw);
+        top = src[h0 * p->xs[3] + w0 * p->xs[4]] * (1.0f - lw) + src[h0 * p->xs[3] + w1 * p->xs[4]] * lw;
+        bottom = src[h1 * p->xs[3] + w0 * p->xs[4]] * (1.0f - lw) + src[h1 * p->xs[3] + w1 * p->xs[4]] * lw;
+        p->y[i] = top * (1.0f - lh) + bottom * lh;
     }
 }
 
@@ -791,6 +976,8 @@ typedef struct ttc_graph {
     int64_t        *param_at;          /* per value: a parameter's slot in consts, or -1 */
     tt__uop        *uops;              /* every program, on the device */
     ttc_prog       *prog;              /* per node: its program (fused, or made for a lone elementwise op) */
+    int            *bad_index;         /* set by an index kernel that met an index out of range */
+    bool            has_index;         /* the graph has such a node: the sync reads the flag */
     cudaGraph_t     cgraph;            /* REDUCE_OVERHEAD: the captured schedule */
     cudaGraphExec_t cexec;
     bool            captured;
@@ -844,6 +1031,20 @@ static void ttc_shape_of(ttc_shape *s, const tt_tensor *t) {
     }
 }
 
+/* How a program finds element i of an input with strides st on out's axes (TTC_IN_*). */
+static int ttc_input_mode(const tt_tensor *out, const int64_t *st) {
+    int64_t want = 1;
+    bool same = true, scalar = true;
+    int d;
+    for (d = out->ndim - 1; d >= 0; d--) {
+        if (out->shape[d] == 1) continue;              /* any stride: only index 0 */
+        same = same && st[d] == want;
+        scalar = scalar && st[d] == 0;
+        want *= out->shape[d];
+    }
+    return same ? TTC_IN_SAME : scalar ? TTC_IN_SCALAR : TTC_IN_STRIDED;
+}
+
 /* A program over outputs outs (values; outs[0] gives the shape) reading in[0..n_in). */
 static bool ttc_launch_program(tt_graph *g, const ttc_prog *pg, tt_tensor *const *in, int n_in, const int *outs, int n_out) {
     const tt_tensor *o0 = &g->rt[outs[0]];
@@ -858,6 +1059,7 @@ static bool ttc_launch_program(tt_graph *g, const ttc_prog *pg, tt_tensor *const
         a.in[k].p = ttc_ptr(g, in[k]);
         a.in[k].dtype = in[k]->dtype;
         tt__broadcast_strides(in[k], o0->ndim, o0->shape, a.in[k].st);
+        a.in_mode[k] = (int8_t)ttc_input_mode(o0, a.in[k].st);
     }
     for (k = 0; k < n_out; k++) {
         a.out[k] = ttc_ptr(g, &g->rt[outs[k]]);
@@ -970,6 +1172,44 @@ static bool ttc_run_conv(tt_graph *g, const tt__call *c, tt_tensor *out, bool re
     return ttc_launched(g, "the convolution kernel");
 }
 
+/* conv3d and transposed convolutions: the header's attributes per spatial axis (TT__CV_*),
+   placed on the volume's last axes. */
+static bool ttc_run_conv_nd(tt_graph *g, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0], *w = c->in[1];
+    int ns = x->ndim - 2, a, d;
+    ttc_convnd p;
+    memset(&p, 0, sizeof p);
+    p.x = ttc_fptr(g, x);
+    p.w = ttc_fptr(g, w);
+    p.bias = c->n_in > 2 && c->in[2] ? ttc_fptr(g, c->in[2]) : NULL;
+    if (p.bias && c->in[2]->stride[0] != 1 && c->in[2]->shape[0] > 1)
+        return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_run: %s: the GPU takes a contiguous bias", c->name) == TT_OK;
+    p.y = (float *)ttc_ptr(g, out);
+    p.transpose = c->op == TT__OP_CONV_TRANSPOSE;
+    p.N = x->shape[0];
+    p.C = x->shape[1];
+    p.O = out->shape[1];
+    p.G = c->a.i[TT__CV_G];
+    for (d = 0; d < 2; d++) {
+        p.xs[d] = x->stride[d];
+        p.ws[d] = w->stride[d];
+    }
+    for (a = 0; a < 3; a++) {
+        int i = a - (3 - ns);                          /* the spatial axis on volume axis a, if any */
+        p.in[a] = i >= 0 ? x->shape[2 + i] : 1;
+        p.out[a] = i >= 0 ? out->shape[2 + i] : 1;
+        p.k[a] = i >= 0 ? w->shape[2 + i] : 1;
+        p.s[a] = i >= 0 ? c->a.i[TT__CV_S + i] : 1;
+        p.p[a] = i >= 0 ? c->a.i[TT__CV_P + i] : 0;
+        p.d[a] = i >= 0 ? c->a.i[TT__CV_D + i] : 1;
+        p.xs[2 + a] = i >= 0 ? x->stride[2 + i] : 0;
+        p.ws[2 + a] = i >= 0 ? w->stride[2 + i] : 0;
+    }
+    if (out->numel == 0) return true;
+    TTC_LAUNCH(ttc_k_conv_nd, ttc_blocks(out->numel), TTC_THREADS, ttc_of(g)->stream, p);
+    return ttc_launched(g, "the convolution kernel");
+}
+
 /* Row ops: axes of x split into outer (rows) and inner (a row's elements). */
 static void ttc_rows_add(ttc_shape *s, int64_t *xs, int64_t *ys, int64_t n, int64_t x_stride, int64_t y_stride) {
     s->n[s->nd] = n;
@@ -1051,6 +1291,34 @@ static bool ttc_run_norm(tt_graph *g, const tt__call *c, tt_tensor *out) {
     return ttc_launched(g, "the normalization kernel");
 }
 
+/* group_norm: rows (n, group) of x [N,C,...], each row the group's channels and positions;
+   weight and bias per channel (their stride on the row's first axis). */
+static bool ttc_run_group_norm(tt_graph *g, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int64_t G = c->a.i[0], Cg = x->shape[1] / G;
+    ttc_rows r;
+    int d, k;
+    ttc_rows_init(&r, g, c, out);
+    r.op = TT__OP_LAYER_NORM;
+    r.eps = c->a.f[0];
+    ttc_rows_add(&r.outer, r.xo, r.yo, x->shape[0], x->stride[0], out->stride[0]);
+    ttc_rows_add(&r.outer, r.xo, r.yo, G, Cg * x->stride[1], Cg * out->stride[1]);
+    ttc_rows_add(&r.inner, r.xi, r.yi, Cg, x->stride[1], out->stride[1]);
+    for (d = 2; d < x->ndim; d++) ttc_rows_add(&r.inner, r.xi, r.yi, x->shape[d], x->stride[d], out->stride[d]);
+    for (k = 1; k < 3; k++) {
+        ttc_view *v = k == 1 ? &r.w : &r.b;
+        const tt_tensor *t = c->n_in > k ? c->in[k] : NULL;
+        memset(v, 0, sizeof *v);
+        if (!t) continue;
+        v->p = ttc_ptr(g, t);                          /* channel g*Cg + j: the row's base is per group */
+        v->dtype = t->dtype;
+        v->st[0] = t->stride[0];
+    }
+    if (out->numel == 0) return true;
+    TTC_LAUNCH(ttc_k_group_norm, ttc_rows_grid(r.outer.numel), TTC_THREADS, ttc_of(g)->stream, r, Cg);
+    return ttc_launched(g, "the group norm kernel");
+}
+
 /* A per-channel statistic t (1-D, or absent) as a view on x's axes: its stride on axis 1. */
 static void ttc_channel_view(const tt_graph *g, const tt_tensor *t, ttc_view *v) {
     memset(v, 0, sizeof *v);
@@ -1125,6 +1393,24 @@ static bool ttc_run_adaptive(tt_graph *g, const tt__call *c, tt_tensor *out) {
     return ttc_launched(g, "the adaptive pooling kernel");
 }
 
+static bool ttc_run_resize(tt_graph *g, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    ttc_resize r;
+    memset(&r, 0, sizeof r);
+    ttc_pool_init(&r.p, g, x, out);
+    r.p.in[1] = x->shape[2];
+    r.p.in[2] = x->shape[3];
+    r.p.out[1] = out->shape[2];
+    r.p.out[2] = out->shape[3];
+    r.scale[0] = c->a.f[0];
+    r.scale[1] = c->a.f[1];
+    r.align = c->a.i[2] != 0;
+    r.bilinear = c->op == TT__OP_UPSAMPLE_BILINEAR;
+    if (out->numel == 0) return true;
+    TTC_LAUNCH(ttc_k_resize, ttc_blocks(out->numel), TTC_THREADS, ttc_of(g)->stream, r);
+    return ttc_launched(g, "the resize kernel");
+}
+
 static bool ttc_run_attention(tt_graph *g, const tt__call *c, tt_tensor *out) {
     const tt_tensor *q = c->in[0], *k = c->in[1], *v = c->in[2], *mask = c->n_in > 3 ? c->in[3] : NULL;
     ttc_att a;
@@ -1159,13 +1445,15 @@ static bool ttc_run_attention(tt_graph *g, const tt__call *c, tt_tensor *out) {
     return ttc_launched(g, "the attention kernel");
 }
 
-/* Copies src (through its strides) into dst's view: shape s, dst at element offset at. */
-static bool ttc_copy(tt_graph *g, const tt_tensor *src, const int64_t *src_st, const tt_tensor *dst, int64_t at, const ttc_shape *s) {
+/* Copies src (from element offset src_at, through strides src_st) into dst's view: shape s,
+   dst at element offset at. */
+static bool ttc_copy(tt_graph *g, const tt_tensor *src, int64_t src_at, const int64_t *src_st, const tt_tensor *dst, int64_t at,
+                     const ttc_shape *s) {
     ttc_view a, b;
     int d;
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
-    a.p = ttc_ptr(g, src);
+    a.p = ttc_ptr(g, src) + src_at * (int64_t)tt_dtype_size(src->dtype);
     a.dtype = src->dtype;
     b.p = ttc_ptr(g, dst) + at * (int64_t)tt_dtype_size(dst->dtype);
     b.dtype = dst->dtype;
@@ -1194,10 +1482,31 @@ static bool ttc_run_concat(tt_graph *g, const tt__call *c, tt_tensor *out) {
             s.numel *= s.n[d];
             st[d] = stack ? (d < a ? x->stride[d] : d == a ? 0 : x->stride[d - 1]) : x->stride[d];
         }
-        if (!ttc_copy(g, x, st, out, start * out->stride[a], &s)) return false;
+        if (!ttc_copy(g, x, 0, st, out, start * out->stride[a], &s)) return false;
         start += s.n[a];
     }
     return true;
+}
+
+/* Reflect, replicate, circular padding. */
+static bool ttc_run_pad_gather(tt_graph *g, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    ttc_pad p;
+    int d, i;
+    memset(&p, 0, sizeof p);
+    ttc_shape_of(&p.shape, out);
+    p.x = ttc_ptr(g, x);
+    p.y = ttc_ptr(g, out);
+    p.elem_bytes = (int)tt_dtype_size(x->dtype);
+    p.mode = (int)c->a.i[TT__PAD_MODE];
+    for (d = 0; d < x->ndim; d++) {
+        p.xs[d] = x->stride[d];
+        p.xn[d] = x->shape[d];
+    }
+    for (i = 0; i < (int)c->a.i[0]; i += 2) p.before[x->ndim - 1 - i / 2] = c->a.i[1 + i];
+    if (out->numel == 0) return true;
+    TTC_LAUNCH(ttc_k_pad, ttc_blocks(out->numel), TTC_THREADS, ttc_of(g)->stream, p);
+    return ttc_launched(g, "the padding kernel");
 }
 
 /* Constant padding: the output filled with the value, then x copied inside. */
@@ -1206,13 +1515,99 @@ static bool ttc_run_pad(tt_graph *g, const tt__call *c, tt_tensor *out) {
     int n_pads = (int)c->a.i[0], i;
     int64_t at = 0;
     ttc_shape s;
+    if (c->a.i[TT__PAD_MODE] != TT_PAD_CONSTANT) return ttc_run_pad_gather(g, c, out);
     if (out->numel == 0) return true;
     TTC_LAUNCH(ttc_k_fill, ttc_blocks(out->numel), TTC_THREADS, ttc_of(g)->stream, ttc_ptr(g, out), (int)out->dtype,
                out->numel, c->a.f[0]);
     if (!ttc_launched(g, "the fill kernel")) return false;
     for (i = 0; i < n_pads; i += 2) at += c->a.i[1 + i] * out->stride[x->ndim - 1 - i / 2];
     ttc_shape_of(&s, x);
-    return ttc_copy(g, x, x->stride, out, at, &s);
+    return ttc_copy(g, x, 0, x->stride, out, at, &s);
+}
+
+/* flip: a copy that reads each flipped axis from its end, with the stride negated. */
+static bool ttc_run_flip(tt_graph *g, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    int64_t st[TT_MAX_DIMS], at = 0;
+    ttc_shape s;
+    int i, d;
+    for (d = 0; d < x->ndim; d++) st[d] = x->stride[d];
+    for (i = 0; i < (int)c->a.i[0]; i++) {
+        d = tt__axis((int)c->a.i[1 + i], x->ndim);
+        if (x->shape[d] > 0) at += (x->shape[d] - 1) * x->stride[d];
+        st[d] = -x->stride[d];
+    }
+    ttc_shape_of(&s, x);
+    return ttc_copy(g, x, at, st, out, 0, &s);
+}
+
+/* tile, repeat_interleave: the header's plan gives the axes and the repeats. */
+static bool ttc_run_repeat(tt_graph *g, tt_ctx *scratch, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0];
+    tt_tensor shape_only;
+    ttc_repeat p;
+    int D, d;
+    memset(&p, 0, sizeof p);
+    D = tt__repeat_plan(scratch, c, p.reps, &shape_only);
+    if (D < 0) return false;
+    ttc_shape_of(&p.shape, out);
+    p.x.p = ttc_ptr(g, x);
+    p.x.dtype = x->dtype;
+    for (d = 0; d < D; d++) {
+        int xd = d - (D - x->ndim);
+        p.xn[d] = xd >= 0 ? x->shape[xd] : 1;
+        p.x.st[d] = xd >= 0 ? x->stride[xd] : 0;
+    }
+    p.y.p = ttc_ptr(g, out);
+    p.y.dtype = out->dtype;
+    p.interleave = c->op == TT__OP_REPEAT_INTERLEAVE;
+    if (out->numel == 0) return true;
+    TTC_LAUNCH(ttc_k_repeat, ttc_blocks(out->numel), TTC_THREADS, ttc_of(g)->stream, p);
+    return ttc_launched(g, "the repeat kernel");
+}
+
+/* shape_as_tensor: x's sizes, known now. */
+static bool ttc_run_shape(tt_graph *g, const tt__call *c, tt_tensor *out) {
+    ttc_values v;
+    int d;
+    memset(&v, 0, sizeof v);
+    for (d = 0; d < c->in[0]->ndim; d++) v.v[d] = (float)c->in[0]->shape[d];
+    if (out->numel == 0) return true;
+    TTC_LAUNCH(ttc_k_set, 1, TTC_THREADS, ttc_of(g)->stream, ttc_ptr(g, out), (int)out->dtype, (int)out->numel, v);
+    return ttc_launched(g, "the set kernel");
+}
+
+/* gather (index as x's rank), index_select (a 1-D index on axis a), embedding (weight [V,D]
+   rows for each index). */
+static bool ttc_run_index(tt_graph *g, const tt__call *c, tt_tensor *out) {
+    const tt_tensor *x = c->in[0], *index = c->in[1];
+    int nd = out->ndim, a, d;
+    ttc_index p;
+    memset(&p, 0, sizeof p);
+    ttc_shape_of(&p.shape, out);
+    p.x = ttc_ptr(g, x);
+    p.y = ttc_ptr(g, out);
+    p.elem_bytes = (int)tt_dtype_size(x->dtype);
+    p.index = (const int32_t *)ttc_ptr(g, index);
+    p.bad = ttc_of(g)->bad_index;
+    if (c->op == TT__OP_EMBEDDING) {                   /* out [..., D]: the index on every axis but the last */
+        for (d = 0; d < nd - 1; d++) p.is[d] = index->stride[d];
+        p.xs[nd - 1] = x->stride[1];
+        p.x_axis_stride = x->stride[0];
+        p.limit = x->shape[0];
+    } else {
+        a = tt__axis((int)c->a.i[0], x->ndim);
+        for (d = 0; d < nd; d++) {
+            p.xs[d] = d == a ? 0 : x->stride[d];
+            if (c->op == TT__OP_GATHER) p.is[d] = index->stride[d];
+        }
+        if (c->op == TT__OP_INDEX_SELECT) p.is[a] = index->stride[0];
+        p.x_axis_stride = x->stride[a];
+        p.limit = x->shape[a];
+    }
+    if (out->numel == 0) return true;
+    TTC_LAUNCH(ttc_k_index, ttc_blocks(out->numel), TTC_THREADS, ttc_of(g)->stream, p);
+    return ttc_launched(g, "the index kernel");
 }
 
 /* ==========================================================================
@@ -1234,15 +1629,19 @@ static bool ttc_supports(const tt_graph *g, const tt__node *n) {
     }
     switch (n->op) {
     case TT__OP_SUM: case TT__OP_MEAN: case TT__OP_MAX: case TT__OP_MIN: case TT__OP_PROD: case TT__OP_VAR:
-    case TT__OP_STD: case TT__OP_ARGMAX: case TT__OP_ARGMIN: case TT__OP_SOFTMAX: case TT__OP_LOG_SOFTMAX:
+    case TT__OP_STD: case TT__OP_ARGMAX: case TT__OP_ARGMIN: case TT__OP_SOFTMAX: case TT__OP_LOG_SOFTMAX: case TT__OP_GROUP_NORM:
     case TT__OP_LAYER_NORM: case TT__OP_RMS_NORM: case TT__OP_BATCH_NORM: case TT__OP_MATMUL: case TT__OP_LINEAR: case TT__OP_CONV2D:
     case TT__OP_CONV1D: case TT__OP_MAX_POOL: case TT__OP_AVG_POOL: case TT__OP_ADAPTIVE_AVG_POOL2D:
+    case TT__OP_UPSAMPLE_NEAREST: case TT__OP_UPSAMPLE_BILINEAR: case TT__OP_CONV3D: case TT__OP_CONV_TRANSPOSE:
     case TT__OP_SDPA:
         break;
     case TT__OP_CONCAT: case TT__OP_STACK:
         return true;                                  /* copies: any dtype */
+    case TT__OP_GATHER: case TT__OP_INDEX_SELECT: case TT__OP_EMBEDDING: case TT__OP_FLIP: case TT__OP_TILE:
+    case TT__OP_REPEAT_INTERLEAVE: case TT__OP_SHAPE_AS_TENSOR:
+        return true;                                  /* copies: any dtype (an index is i32) */
     case TT__OP_PAD:
-        return n->a.i[TT__PAD_MODE] == TT_PAD_CONSTANT;
+        return true;                                  /* copies: any dtype */
     default:
         return false;
     }
@@ -1257,7 +1656,6 @@ static bool ttc_supports(const tt_graph *g, const tt__node *n) {
 /* One op node: the launch of its kernel family. */
 static bool ttc_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out) {
     const ttc_prog *pg = &ttc_of(g)->prog[node];
-    (void)scratch;
     if (pg->n > 0) return ttc_launch_program(g, pg, c->in, c->n_in, &g->tape.nodes[node].out, 1);
     switch (c->op) {
     case TT__OP_MATMUL: case TT__OP_LINEAR:     return ttc_run_gemm(g, c, out, false);
@@ -1267,9 +1665,16 @@ static bool ttc_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt
     case TT__OP_BATCH_NORM:                     return ttc_run_batch_norm(g, c, out);
     case TT__OP_MAX_POOL: case TT__OP_AVG_POOL: return ttc_run_pool(g, c, out);
     case TT__OP_ADAPTIVE_AVG_POOL2D:            return ttc_run_adaptive(g, c, out);
+    case TT__OP_UPSAMPLE_NEAREST: case TT__OP_UPSAMPLE_BILINEAR: return ttc_run_resize(g, c, out);
+    case TT__OP_CONV3D: case TT__OP_CONV_TRANSPOSE: return ttc_run_conv_nd(g, c, out);
     case TT__OP_SDPA:                           return ttc_run_attention(g, c, out);
     case TT__OP_CONCAT: case TT__OP_STACK:      return ttc_run_concat(g, c, out);
     case TT__OP_PAD:                            return ttc_run_pad(g, c, out);
+    case TT__OP_GATHER: case TT__OP_INDEX_SELECT: case TT__OP_EMBEDDING: return ttc_run_index(g, c, out);
+    case TT__OP_FLIP:                           return ttc_run_flip(g, c, out);
+    case TT__OP_TILE: case TT__OP_REPEAT_INTERLEAVE: return ttc_run_repeat(g, scratch, c, out);
+    case TT__OP_SHAPE_AS_TENSOR:                return ttc_run_shape(g, c, out);
+    case TT__OP_GROUP_NORM:                     return ttc_run_group_norm(g, c, out);
     default:                                    return ttc_run_reduce(g, c, out);
     }
 }
@@ -1338,6 +1743,8 @@ static bool ttc_upload_inputs(tt_graph *g, const char *fn, const void *const *d_
    replayed. */
 static bool ttc_run_nodes(tt_graph *g, const char *fn) {
     ttc_graph *d = ttc_of(g);
+    if (d->has_index && !ttc_check(g, cudaMemsetAsync(d->bad_index, 0, sizeof(int), d->stream), fn, "clearing the index flag"))
+        return false;
     if (g->mode != TT_MODE_REDUCE_OVERHEAD) return tt__graph_exec(g, g->cpu.scratch, NULL) == TT_OK;
     if (!d->captured) {
         tt_status st;
@@ -1367,9 +1774,18 @@ static tt_status ttc_run(tt_graph *g) {
     return TT_OK;
 }
 
+/* Waits for the stream; then an index out of range, found by an index kernel, is the error
+   the CPU would have given (TT_ERR_INDEX). */
 static tt_status ttc_sync(tt_graph *g) {
-    if (!ttc_check(g, cudaStreamSynchronize(ttc_of(g)->stream), "tt_graph_run", "a kernel (cudaStreamSynchronize)"))
+    ttc_graph *d = ttc_of(g);
+    int bad = 0;
+    if (!ttc_check(g, cudaStreamSynchronize(d->stream), "tt_graph_run", "a kernel (cudaStreamSynchronize)"))
         return g->err.status;
+    if (d->has_index && !ttc_check(g, cudaMemcpy(&bad, d->bad_index, sizeof bad, cudaMemcpyDeviceToHost), "tt_graph_run",
+                                   "reading the index flag"))
+        return g->err.status;
+    if (bad) return tt__gfail(g, TT_ERR_INDEX, "tt_graph_run: a gather, index_select or embedding met an index out of "
+                              "range (the GPU wrote zeros there)");
     return TT_OK;
 }
 
@@ -1492,10 +1908,12 @@ static bool ttc_upload_weights(tt_graph *g, ttc_graph *d) {
         d->param_at[v] = (int64_t)bytes;
         bytes += (ttc_value_bytes(g, v) + 255) & ~(size_t)255;
     }
+    bytes += sizeof(int);                              /* the index flag, last */
     if (!ttc_check(g, cudaMalloc((void **)&d->arena, g->arena_bytes ? g->arena_bytes : 1), "tt_graph_to_cuda",
                    "cudaMalloc of the arena") ||
-        !ttc_check(g, cudaMalloc((void **)&d->consts, bytes ? bytes : 1), "tt_graph_to_cuda", "cudaMalloc of the constants"))
+        !ttc_check(g, cudaMalloc((void **)&d->consts, bytes), "tt_graph_to_cuda", "cudaMalloc of the constants"))
         return false;
+    d->bad_index = (int *)(d->consts + bytes - sizeof(int));
     for (v = 0; v < nv; v++) {
         const tt_tensor *t = &g->rt[v];
         bool upload_now = g->tape.values[v].kind == TT__V_CONST || g->mode == TT_MODE_REDUCE_OVERHEAD;
@@ -1515,7 +1933,7 @@ static bool ttc_upload_weights(tt_graph *g, ttc_graph *d) {
 /* The device, the stream, the uploads. Any failure leaves g as it was (on the CPU). */
 static tt_status ttc_prepare(tt_graph *g) {
     ttc_graph *d = (ttc_graph *)g->device;
-    int nv = g->tape.n_values;
+    int nv = g->tape.n_values, p;
     d->base = (char **)tt__galloc(g, sizeof(char *) * (size_t)nv);
     d->param_at = (int64_t *)tt__galloc(g, sizeof(int64_t) * (size_t)nv);
     d->prog = (ttc_prog *)tt__galloc(g, sizeof(ttc_prog) * (size_t)g->tape.n_nodes);
@@ -1524,6 +1942,10 @@ static tt_status ttc_prepare(tt_graph *g) {
         !ttc_check(g, cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking), "tt_graph_to_cuda", "cudaStreamCreate") ||
         !ttc_upload_weights(g, d) || !ttc_upload_programs(g, d))
         return g->err.status;
+    for (p = 0; p < g->n_order; p++) {
+        int op = g->tape.nodes[g->order[p]].op;
+        if (op == TT__OP_GATHER || op == TT__OP_INDEX_SELECT || op == TT__OP_EMBEDDING) d->has_index = true;
+    }
     return TT_OK;
 }
 

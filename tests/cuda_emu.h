@@ -12,36 +12,43 @@
 //
 // Execution model
 //   * A launch runs synchronously on the calling host thread (a capturing
-//     stream records it instead, see "Graphs").  Launch it with
+//     stream records it instead, see Graphs).  Launch with
 //         TTEMU_LAUNCH(kernel, grid, block, stream, args...);
 //     The arguments are evaluated and copied at the launch, as CUDA copies
 //     kernel parameters.  Pass nullptr, not 0 or NULL, for a pointer argument.
 //   * Blocks run one at a time in order: blockIdx.z, then y, then x (fastest).
-//   * Every thread of a block is a fiber (ucontext).  Fibers run round-robin
-//     in linear thread order (x + y*bx + z*bx*by): one runs until it blocks in
+//   * Every thread of a block is a fiber (ucontext; 64 KiB stacks, created on
+//     demand, reused by later blocks and launches).  Fibers run round-robin in
+//     linear thread order (x + y*bx + z*bx*by): one runs until it blocks in
 //     __syncthreads / __syncwarp / a shuffle / a vote, or returns; then the
-//     next runnable one runs.  When none can run, every barrier and warp
-//     rendezvous that is complete is released and the next pass starts at
-//     thread 0.  The interleaving is deterministic, so a missing
-//     __syncthreads() reliably reads stale shared memory: thread 0 runs ahead
-//     before the others have written.
+//     next runnable one runs (a direct fiber-to-fiber switch).  When none can
+//     run, every barrier and warp rendezvous that is complete is released and
+//     the next pass starts at thread 0.  The interleaving is deterministic, so
+//     a missing __syncthreads() reliably reads stale shared memory: thread 0
+//     runs ahead before the others have written.
 //   * A thread that has not started yet when its predecessor returns runs on
 //     the predecessor's fiber and stack.  The order is the same, but a block
 //     without barriers costs one fiber switch instead of one per thread.
 //   * Undefined behaviour the scheduler can see (a thread returns while others
 //     wait at a barrier, a lane named in a warp mask has exited, a deadlock)
 //     is reported as a kernel fault: cudaErrorLaunchFailure from the next
-//     cudaGetLastError / cudaPeekAtLastError / synchronizing call, with the
-//     details in ttemu_last_message().  The waiting fibers are released so
-//     the block still ends, and the launch's remaining blocks are skipped.
+//     cudaGetLastError / cudaPeekAtLastError and from the next synchronizing
+//     call, with details in ttemu_last_message().  The waiting fibers are
+//     released so the block still ends; the launch's later blocks are skipped.
 //   * __shared__ is `static`: all blocks of a kernel share that storage, and,
 //     as in CUDA, a block finds whatever the previous block left there.
 //   * Device memory is heap memory of exactly the requested size, filled with
 //     0xFF bytes (NaN floats), so AddressSanitizer catches kernels that index
-//     past an allocation and uninitialized reads stand out.
+//     past an allocation and uninitialized reads stand out.  Copies and sets
+//     check that device ranges lie inside one live allocation.
 //   * Fibers share one OS thread and switch only at the sync points above, so
 //     atomics are plain read-modify-writes.  Limitation: a thread that spins
 //     on memory that another thread or block must change never yields.
+//
+// Graphs: while a stream captures, launches, cudaMemcpyAsync, cudaMemsetAsync
+// and cudaEventRecord on it are recorded (a copy's bytes are read when the
+// graph replays); cudaGraphLaunch replays them in order.  Calls CUDA forbids
+// during a capture fail the way CUDA fails them and invalidate the capture.
 //
 // Host API: one mutex serializes the calls (the emulated device runs one
 // kernel at a time); the last error is process-wide, not per host thread.
@@ -59,6 +66,7 @@
 #error "cuda_emu.h replaces the CUDA runtime in host-compiler builds; nvcc builds use <cuda_runtime.h>"
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdarg>
@@ -369,7 +377,7 @@ struct State {
     Thread* cur = nullptr;          // the thread whose code runs now
     cudaError_t kernel_error = cudaSuccess;
 
-    // Fibers: all created so far (kept for reuse), and those free now.
+    // Fibers: all created so far (they live as long as the process), and the free ones.
     std::vector<Fiber*> fibers;
     std::vector<Fiber*> free_fibers;
     Fiber* switched_from = nullptr; // the context that switched to the running one (null: host)
@@ -921,7 +929,7 @@ inline int __all_sync(unsigned mask, int pred) {
 // The lanes of the caller's warp that exist and have not returned.
 inline unsigned __activemask() {
     ttemu_detail::State& g = ttemu_detail::state();
-    const unsigned base = static_cast<unsigned>(&ttemu_detail::current_thread() - g.threads.data()) / 32 * 32;
+    const unsigned base = ttemu_detail::index_of(g, ttemu_detail::current_thread()) / 32 * 32;
     unsigned m = 0;
     for (unsigned l = 0; l < 32 && base + l < g.nthreads; ++l)
         if (g.threads[base + l].wait != ttemu_detail::Wait::Done) m |= 1u << l;

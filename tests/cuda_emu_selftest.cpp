@@ -12,6 +12,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 static int g_passed = 0, g_failed = 0;
@@ -222,6 +223,12 @@ __global__ void deadlock(int* out) {
     else
         __syncwarp();
     out[threadIdx.x] = 1;
+}
+
+// Each half-warp synchronizes on its own: legal, no fault.
+__global__ void split_syncwarp(int* out) {
+    __syncwarp(threadIdx.x < 16 ? 0x0000ffffu : 0xffff0000u);
+    out[threadIdx.x] = __shfl_sync(threadIdx.x < 16 ? 0x0000ffffu : 0xffff0000u, static_cast<int>(threadIdx.x), 0, 16);
 }
 
 __global__ void barrier_loop(int* out, int iters) {
@@ -534,6 +541,11 @@ static void test_faults() {
     CHECK(cudaDeviceSynchronize() == cudaErrorLaunchFailure && std::strstr(ttemu_last_message(), "deadlock"),
           "mismatched barriers deadlock: %s", ttemu_last_message());
     cudaGetLastError();
+
+    TTEMU_LAUNCH(split_syncwarp, 1, 32, nullptr, out);
+    std::vector<int> halves = to_host(out, 32);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess && halves[3] == 0 && halves[20] == 16,
+          "__syncwarp and shuffles on disjoint half-warp masks");
     cudaFree(out);
 }
 
@@ -695,6 +707,34 @@ static void test_graphs() {
     CHECK(cudaStreamEndCapture(s, &bad) == cudaErrorIllegalState, "EndCapture without a capture");
     cudaGetLastError();
 
+    // Events recorded during a capture take their time at replay; a graph
+    // launched into a capturing stream is recorded there.
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    cudaGraph_t outer = nullptr;
+    cudaGraphExec_t outer_exec = nullptr;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    CHECK(cudaStreamIsCapturing(nullptr, &st) == cudaErrorStreamCaptureImplicit,
+          "cudaStreamIsCapturing on the legacy stream during a blocking capture");
+    cudaEventRecord(e0, s);
+    cudaGraphLaunch(exec, s);
+    cudaEventRecord(e1, s);
+    float ms = -1;
+    CHECK(cudaEventElapsedTime(&ms, e0, e1) == cudaErrorInvalidResourceHandle, "captured events are not recorded yet");
+    CHECK(cudaStreamEndCapture(s, &outer) == cudaSuccess && cudaGraphInstantiate(&outer_exec, outer) == cudaSuccess,
+          "capture of a graph launch");
+    ttemu_reset_stats();
+    for (int j = 0; j < n; ++j) hin[j] = 7;
+    cudaGraphLaunch(outer_exec, s);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess && hout[n - 1] == 21 && ttemu_stats().graph_nodes_replayed == 5 &&
+              cudaEventElapsedTime(&ms, e0, e1) == cudaSuccess && ms >= 0.0f,
+          "the outer graph replays the inner one's nodes between its two events (%.3f ms)", ms);
+    cudaGraphExecDestroy(outer_exec);
+    cudaGraphDestroy(outer);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+
     cudaStream_t nb = nullptr;
     cudaStreamCreateWithFlags(&nb, cudaStreamNonBlocking);
     cudaStreamBeginCapture(nb, cudaStreamCaptureModeRelaxed);
@@ -804,6 +844,40 @@ static void test_timing() {
     cudaFree(big);
 }
 
+// Host threads launch concurrently: the emulator serializes them.
+static void test_host_threads() {
+    const int n = 1000;
+    std::vector<int> h(n);
+    for (int i = 0; i < n; ++i) h[i] = i + 1;
+    int bad[2] = {0, 0};
+    auto worker = [&](int id) {
+        int* in = to_device(h);
+        int* out = device_ints(1, 0);
+        for (int r = 0; r < 20; ++r) {
+            cudaMemsetAsync(out, 0, sizeof(int));
+            TTEMU_LAUNCH(block_sum, (n + 255) / 256, 256, nullptr, in, out, n);
+            if (to_host(out, 1)[0] != 500500) ++bad[id];
+        }
+        cudaFree(in);
+        cudaFree(out);
+    };
+    std::thread a(worker, 0), b(worker, 1);
+    a.join();
+    b.join();
+    CHECK(bad[0] == 0 && bad[1] == 0, "two host threads launching block reductions concurrently");
+}
+
+static void test_device_reset() {
+    void* p = nullptr;
+    cudaStream_t s = nullptr;
+    cudaMalloc(&p, 64);
+    cudaStreamCreate(&s);
+    CHECK(cudaDeviceReset() == cudaSuccess && ttemu_live_allocations() == 0, "cudaDeviceReset frees every allocation");
+    CHECK(cudaStreamDestroy(s) == cudaErrorInvalidResourceHandle && cudaFree(p) == cudaErrorInvalidDevicePointer,
+          "... and its handles are gone");
+    cudaGetLastError();
+}
+
 int main() {
     test_reductions();
     test_order();
@@ -819,7 +893,9 @@ int main() {
     test_events();
     test_devices_and_knobs();
     test_timing();
+    test_host_threads();
     CHECK(ttemu_live_allocations() == 0, "no device allocation leaked by the self-test");
+    test_device_reset();
     std::printf("%d passed, %d failed\n", g_passed, g_failed);
     return g_failed == 0 ? 0 : 1;
 }

@@ -64,6 +64,7 @@ static tt_graph *tc_gpu_graph(tt_ctx *c, tr_apply_fn fn, const void *w, tt_tenso
     for (i = 0; i < n_in; i++) tt_trace_input(c, xs[i], "x");
     y = fn(c, xs, w);
     g = tt_trace_end(c, &y, 1);
+    if (!g) printf("    %s\n", tt_error(c));
     if (!CHECK(g != NULL) || !CHECK_EQ_INT(tt_graph_compile(g, mode, passes), TT_OK)) {
         tt_graph_destroy(g);
         return NULL;
@@ -114,6 +115,7 @@ static void tc_check_model(tr_apply_fn fn, const void *w, tt_ctx *c, tt_tensor *
 static void test_every_op(void) {
     const tr_op_case *k;
     int on_gpu = 0, refused = 0, pass;
+    char names[1024] = "";
     for (k = tr_op_cases; k->name; k++) {
         for (pass = 0; pass < 2; pass++) {
             tt_ctx *c = tu_ctx();
@@ -133,6 +135,10 @@ static void test_every_op(void) {
                 tc_run_against_eager(c, g, k->fn, NULL, xs2, k->n_in, k->name);
             } else if (g) {
                 refused++;
+                if (pass == 0 && strlen(names) + strlen(k->name) + 2 < sizeof names) {
+                    strcat(names, " ");
+                    strcat(names, k->name);
+                }
                 if (!CHECK_EQ_INT(moved, TT_ERR_UNSUPPORTED) || !CHECK(strstr(tt_graph_error(g), "stays on the CPU") != NULL))
                     printf("    %s: %s\n", k->name, tt_graph_error(g));
                 tt_graph_clear_error(g);
@@ -144,7 +150,7 @@ static void test_every_op(void) {
             tt_ctx_destroy(c);
         }
     }
-    printf("    op graphs: %d on the GPU, %d refused (run on the CPU)\n", on_gpu, refused);
+    printf("    op graphs: %d on the GPU, %d refused (run on the CPU):%s\n", on_gpu, refused, names);
     CHECK(on_gpu >= 4 * refused);
 }
 
@@ -277,6 +283,60 @@ static void test_conv_and_pool(void) {
     tt_ctx_destroy(wc);
 }
 
+/* The rarer forms, each reduced to a sum: conv3d (stride 2, groups 2), transposed
+   convolutions 2-D (stride 2, output padding, dilation, groups) and 1-D, reflect, replicate
+   and circular padding, bilinear resizing (with and without aligned corners) and nearest by
+   scale, 1-D and 3-D max pooling with dilation and ceil mode. */
+static tt_tensor *tc_forms_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    tt_tensor *const *p = (tt_tensor *const *)w;
+    int64_t s5[5] = {1, 4, 5, 6, 7}, s3[3] = {2, 4, 105}, pads[4] = {2, 1, 1, 3};
+    tt_tensor *v = tt_reshape(c, xs[0], 5, s5), *x4 = xs[1], *l = tt_reshape(c, xs[0], 3, s3);
+    tt_tensor *acc[12];
+    tt_pool_params pp;
+    int i;
+    memset(&pp, 0, sizeof pp);
+    acc[0] = tt_conv3d(c, v, p[0], p[1], 2, 1, 1, 2);
+    acc[1] = tt_conv_transpose2d(c, x4, p[2], p[3], 2, 1, 1, 2, 2);
+    acc[2] = tt_conv_transpose1d(c, l, p[4], NULL, 3, 0, 2, 1, 1);
+    acc[3] = tt_pad_ex(c, x4, pads, 4, TT_PAD_REFLECT, 0.0f);
+    acc[4] = tt_pad_ex(c, x4, pads, 4, TT_PAD_REPLICATE, 0.0f);
+    acc[5] = tt_pad_ex(c, x4, pads, 4, TT_PAD_CIRCULAR, 0.0f);
+    acc[6] = tt_upsample_bilinear(c, x4, 7, 11, false);
+    acc[7] = tt_upsample_bilinear(c, x4, 9, 4, true);
+    acc[8] = tt_upsample_nearest_scale(c, x4, 1.5f, 2.0f);
+    acc[9] = tt_max_pool1d(c, l, 3, 2, 1);
+    pp.kernel[0] = 2; pp.kernel[1] = 3; pp.kernel[2] = 2;
+    pp.stride[0] = 2; pp.stride[1] = 2; pp.stride[2] = 3;
+    pp.dilation[1] = 2;
+    pp.padding[2] = 1;
+    pp.ceil_mode = true;
+    acc[10] = tt_max_pool_ex(c, v, &pp);
+    acc[11] = tt_sum(c, acc[0], NULL, 0, false);
+    for (i = 1; i < 11; i++) {
+        tt_tensor *si = tt_mean(c, acc[i], NULL, 0, false);
+        acc[11] = tt_add(c, acc[11], tt_mul_scalar(c, si, (float)(i + 1)));
+    }
+    return acc[11];
+}
+
+static void test_rarer_forms(void) {
+    tt_ctx *c = tu_ctx(), *wc = tu_ctx();
+    int64_t xs_[1] = {840}, x4s[4] = {2, 4, 5, 6}, w0[5] = {6, 2, 3, 2, 3}, w2[4] = {4, 3, 3, 3}, w4[3] = {4, 3, 4};
+    tt_tensor *p[5], *x[2], *x2[2];
+    p[0] = tu_param(wc, 1, 5, w0, 0.2f, 0.0f);
+    p[1] = tu_param1(wc, 2, 6, 0.1f, 0.0f);
+    p[2] = tu_param(wc, 3, 4, w2, 0.2f, 0.0f);
+    p[3] = tu_param1(wc, 4, 6, 0.1f, 0.0f);
+    p[4] = tu_param(wc, 5, 3, w4, 0.3f, 0.0f);
+    x[0] = tt_randn(c, 6, 1, xs_);
+    x[1] = tt_randn(c, 7, 4, x4s);
+    x2[0] = tt_randn(c, 8, 1, xs_);
+    x2[1] = tt_randn(c, 9, 4, x4s);
+    tc_check_model(tc_forms_fn, p, c, x, x2, 2, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE, "rarer forms");
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+
 /* Rows longer than a block (300 > 256 threads): softmax on a middle axis, reductions over two
    axes with a view input, var with a correction, argmax, layer norm over two axes. */
 static tt_tensor *tc_rows_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
@@ -361,6 +421,41 @@ static void test_data_movement(void) {
     tt_ctx_destroy(c);
 }
 
+/* Embedding rows and a gather; an index out of range is TT_ERR_INDEX after the run (the
+   kernel writes zeros there and reads nothing out of bounds), as the CPU refuses it. */
+static tt_tensor *tc_index_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    tt_tensor *const *p = (tt_tensor *const *)w;
+    tt_tensor *e = tt_embedding(c, p[0], xs[0]);                               /* [3,4,6] */
+    tt_tensor *gathered = tt_gather(c, e, 1, p[1]);                            /* [3,2,6] */
+    return tt_sum(c, gathered, NULL, 0, false);
+}
+
+static void test_index_ops(void) {
+    tt_ctx *c = tu_ctx(), *wc = tu_ctx();
+    int64_t ws[2] = {11, 6}, is[2] = {3, 4}, gs[3] = {3, 2, 6};
+    static const int32_t ids[12] = {0, 10, 3, 3, 7, 1, 2, 9, 5, 5, 4, 8}, ids2[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 0, 1};
+    int32_t gidx[36], i;
+    tt_tensor *p[2], *x, *x2, *bad;
+    tt_status moved = TT_OK;
+    tt_graph *g;
+    for (i = 0; i < 36; i++) gidx[i] = (i * 7) % 4;
+    p[0] = tu_param(wc, 1, 2, ws, 1.0f, 0.0f);
+    p[1] = tt_from_data(wc, TT_I32, 3, gs, gidx);
+    x = tt_from_data(c, TT_I32, 2, is, ids);
+    x2 = tt_from_data(c, TT_I32, 2, is, ids2);
+    tc_check_model(tc_index_fn, p, c, &x, &x2, 1, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE, "embedding, gather");
+    g = tc_gpu_graph(c, tc_index_fn, p, &x, 1, TT_MODE_DEFAULT, TT_PASS_ALL, &moved);
+    bad = tt_from_data(c, TT_I32, 2, is, ids);
+    if (g && CHECK_EQ_INT(moved, TT_OK) && CHECK(bad != NULL)) {
+        ((int32_t *)bad->data)[5] = 11;                 /* one past the 11 rows */
+        CHECK_EQ_INT(tt_graph_run(g, &bad, 1), TT_ERR_INDEX);
+        CHECK(tt_graph_error(g) && strstr(tt_graph_error(g), "index out of range") != NULL);
+    }
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+
 /* ---- REDUCE_OVERHEAD: one CUDA graph, captured once, replayed ------------------------------ */
 
 static void test_reduce_overhead(void) {
@@ -425,7 +520,7 @@ static void test_device_pointers(void) {
         tt_cuda_free(d_in[1]);
         tt_cuda_free(d_out[0]);
         CHECK_EQ_INT(tt_graph_run_cuda(g, NULL, NULL), TT_ERR_ARG);       /* the graph has inputs */
-        CHECK(strstr(tt_graph_error(g), "d_inputs is NULL") != NULL);
+        CHECK(tt_graph_error(g) && strstr(tt_graph_error(g), "d_inputs is NULL") != NULL);
     }
     tt_graph_destroy(g);
     tt_ctx_destroy(c);
@@ -438,24 +533,26 @@ static tt_tensor *tc_relu_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
     return tt_relu(c, tt_add_scalar(c, xs[0], 0.25f));
 }
 
-static tt_tensor *tc_upsample_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    (void)w;
-    return tt_upsample_nearest(c, tt_relu(c, xs[0]), 6, 8);
+/* A linear with an f16 weight: the GPU's GEMM takes f32 only (no tensor-core path yet). */
+static tt_tensor *tc_f16_linear_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    return tt_linear(c, tt_relu(c, xs[0]), (tt_tensor *)w, NULL);
 }
 
-/* An op without a kernel: refused naming it, the graph left on the CPU and correct; compiling
-   again brings a moved graph back to the CPU; calls on a graph not on the GPU. */
+/* A node the GPU cannot run: refused naming it, the graph left on the CPU and correct; compiling
+   again brings a moved graph back to the CPU; calls on a graph not on the GPU; NULLs. */
 static void test_refusals(void) {
     tt_ctx *c = tu_ctx();
     int64_t s[4] = {1, 2, 3, 4};
-    tt_tensor *x = tt_randn(c, 1, 4, s);
+    int64_t ws[2] = {5, 4};
+    tt_tensor *x = tt_randn(c, 1, 4, s), *w16 = tt_cast(c, tt_randn(c, 2, 2, ws), TT_F16);
     tt_status moved = TT_OK;
-    tt_graph *g = tc_gpu_graph(c, tc_upsample_fn, NULL, &x, 1, TT_MODE_DEFAULT, TT_PASS_ALL, &moved);
+    tt_graph *g = tc_gpu_graph(c, tc_f16_linear_fn, w16, &x, 1, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE, &moved);
+    char name[8];
     if (g) {
         CHECK_EQ_INT(moved, TT_ERR_UNSUPPORTED);
-        CHECK(strstr(tt_graph_error(g), "upsample_nearest") != NULL);
+        CHECK(tt_graph_error(g) && strstr(tt_graph_error(g), "(linear, or its inputs are not f32)") != NULL);
         tt_graph_clear_error(g);
-        tc_run_against_eager(c, g, tc_upsample_fn, NULL, &x, 1, "upsample on the CPU");
+        tc_run_against_eager(c, g, tc_f16_linear_fn, w16, &x, 1, "f16 linear on the CPU");
         CHECK_EQ_INT(tt_graph_run_cuda(g, NULL, NULL), TT_ERR_STATE);
         CHECK_EQ_INT(tt_graph_cuda_sync(g), TT_ERR_STATE);
     }
@@ -471,6 +568,11 @@ static void test_refusals(void) {
     tt_graph_destroy(g);
     CHECK_EQ_INT(tt_graph_to_cuda(NULL, 0), TT_ERR_ARG);
     CHECK(!tt_graph_on_cuda(NULL));
+    CHECK_EQ_INT(tt_graph_run_cuda(NULL, NULL, NULL), TT_ERR_ARG);
+    CHECK_EQ_INT(tt_graph_cuda_sync(NULL), TT_ERR_ARG);
+    CHECK(!tt_cuda_device_name(0, NULL, 8));
+    CHECK(!tt_cuda_device_name(-1, name, sizeof name));                     /* a short buffer: cut, terminated */
+    CHECK(strlen(name) == sizeof name - 1);
     tt_ctx_destroy(c);
 }
 
@@ -561,9 +663,11 @@ TT_TEST_GROUP(cuda) = {
     {"zoo_moe_chain", test_zoo_moe_chain},
     {"matmul_against_double", test_matmul_against_double},
     {"conv_and_pool", test_conv_and_pool},
+    {"rarer_forms", test_rarer_forms},
     {"rows", test_rows},
     {"attention", test_attention},
     {"data_movement", test_data_movement},
+    {"index_ops", test_index_ops},
     {"reduce_overhead", test_reduce_overhead},
     {"device_pointers", test_device_pointers},
     {"refusals", test_refusals},
