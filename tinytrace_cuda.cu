@@ -149,6 +149,14 @@ __device__ __forceinline__ void ttc_store(char *p, int dt, int64_t i, float v) {
     }
 }
 
+/* Data read in any dtype (a GEMM operand, a bias, a row op's x): loads convert to float. */
+typedef struct ttc_operand {
+    const char *p;
+    int         dtype;
+} ttc_operand;
+
+__device__ __forceinline__ float ttc_get(ttc_operand o, int64_t i) { return ttc_load(o.p, o.dtype, i); }
+
 /* What a tensor of dtype dt keeps of v (a cast's round trip). */
 __device__ __forceinline__ float ttc_round_trip(int dt, float v) {
     char cell[4];
@@ -334,7 +342,7 @@ typedef struct ttc_rows {
     ttc_shape outer, inner;
     int64_t   xo[TT_MAX_DIMS], xi[TT_MAX_DIMS];   /* x's strides */
     int64_t   yo[TT_MAX_DIMS], yi[TT_MAX_DIMS];   /* y's strides */
-    const float *x;
+    ttc_operand x;
     float    *y;
     int32_t  *yi32;                               /* argmax/argmin */
     ttc_view  w, b;                               /* norms: weight, bias on the inner axes (p NULL: none) */
@@ -400,7 +408,7 @@ __device__ int64_t ttc_block_arg(float v, int64_t idx, bool want_max) {
 }
 
 __device__ __forceinline__ float ttc_row_x(const ttc_rows *r, int64_t base, int64_t k) {
-    return r->x[base + ttc_offset(&r->inner, r->xi, k)];
+    return ttc_get(r->x, base + ttc_offset(&r->inner, r->xi, k));
 }
 
 /* One row of a reduction. */
@@ -553,20 +561,20 @@ __global__ void ttc_k_batch_norm(ttc_bn p) {
 
 /* C[b] = A[b] B[b] (+ bias, ReLU) for a batch of products; A(m,k) and B(k,n) through strides. */
 typedef struct ttc_mm {
-    const float *a, *b, *bias;         /* bias: per column n (linear, matmul) or per row m (conv) */
+    ttc_operand a, b, bias;            /* bias: per column n (p NULL: none) */
     float   *c;
     int64_t  M, N, K;
     int64_t  sam, sak, sbk, sbn;
     int      nb;                       /* batch axes */
     int64_t  batch[TT_MAX_DIMS], sab[TT_MAX_DIMS], sbb[TT_MAX_DIMS];
     int64_t  n_batch;
-    bool     bias_per_row, relu;
+    bool     relu;
 } ttc_mm;
 
 /* A convolution as a GEMM per (image, group): A = the group's weights [Og, Cg*KH*KW],
    B = the image's columns [Cg*KH*KW, OH*OW] made on the fly, C = the output plane block. */
 typedef struct ttc_conv {
-    const float *x, *w, *bias;
+    ttc_operand x, w, bias;
     float   *y;
     int64_t  N, C, H, W, O, OH, OW, KH, KW, G;
     int64_t  xs[4], ws[4];             /* strides of x and of the weight */
@@ -575,24 +583,24 @@ typedef struct ttc_conv {
 } ttc_conv;
 
 struct ttc_mm_loader {
-    const float *a, *b;
+    int64_t a0, b0;                    /* this batch entry's first elements */
     const ttc_mm *p;
-    __device__ float A(int64_t m, int64_t k) const { return a[m * p->sam + k * p->sak]; }
-    __device__ float B(int64_t k, int64_t n) const { return b[k * p->sbk + n * p->sbn]; }
+    __device__ float A(int64_t m, int64_t k) const { return ttc_get(p->a, a0 + m * p->sam + k * p->sak); }
+    __device__ float B(int64_t k, int64_t n) const { return ttc_get(p->b, b0 + k * p->sbk + n * p->sbn); }
 };
 
 struct ttc_conv_loader {
-    const float *x, *w;                /* this image and group's first channel; the group's first filter */
+    int64_t x0, w0;                    /* this image and group's first channel; the group's first filter */
     const ttc_conv *p;
     __device__ float A(int64_t m, int64_t k) const {
         int64_t kw = k % p->KW, kh = (k / p->KW) % p->KH, c = k / (p->KW * p->KH);
-        return w[m * p->ws[0] + c * p->ws[1] + kh * p->ws[2] + kw * p->ws[3]];
+        return ttc_get(p->w, w0 + m * p->ws[0] + c * p->ws[1] + kh * p->ws[2] + kw * p->ws[3]);
     }
     __device__ float B(int64_t k, int64_t n) const {
         int64_t kw = k % p->KW, kh = (k / p->KW) % p->KH, c = k / (p->KW * p->KH);
         int64_t ih = (n / p->OW) * p->sh - p->ph + kh * p->dh, iw = (n % p->OW) * p->sw - p->pw + kw * p->dw;
         if (ih < 0 || ih >= p->H || iw < 0 || iw >= p->W) return 0.0f;
-        return x[c * p->xs[1] + ih * p->xs[2] + iw * p->xs[3]];
+        return ttc_get(p->x, x0 + c * p->xs[1] + ih * p->xs[2] + iw * p->xs[3]);
     }
 };
 
@@ -637,8 +645,8 @@ __global__ void ttc_k_matmul(ttc_mm p) {
             oa += k * p.sab[d];
             ob += k * p.sbb[d];
         }
-        ld.a = p.a + oa;
-        ld.b = p.b + ob;
+        ld.a0 = oa;
+        ld.b0 = ob;
         ld.p = &p;
         ttc_gemm_tile(ld, p.M, p.N, p.K, m0, n0, acc);
         for (i = 0; i < 4; i++)
@@ -646,7 +654,7 @@ __global__ void ttc_k_matmul(ttc_mm p) {
                 int64_t m = m0 + ty + 16 * i, n = n0 + tx + 16 * j;
                 float v = acc[i][j];
                 if (m >= p.M || n >= p.N) continue;
-                if (p.bias) v += p.bias[p.bias_per_row ? m : n];
+                if (p.bias.p) v += ttc_get(p.bias, n);
                 if (p.relu) v = tt__reluf(v);
                 p.c[z * p.M * p.N + m * p.N + n] = v;
             }
@@ -661,8 +669,8 @@ __global__ void ttc_k_conv_gemm(ttc_conv p) {
         int64_t img = z / p.G, g = z % p.G;
         float acc[4][4];
         ttc_conv_loader ld;
-        ld.x = p.x + img * p.xs[0] + g * Cg * p.xs[1];
-        ld.w = p.w + g * Og * p.ws[0];
+        ld.x0 = img * p.xs[0] + g * Cg * p.xs[1];
+        ld.w0 = g * Og * p.ws[0];
         ld.p = &p;
         ttc_gemm_tile(ld, M, N, K, m0, n0, acc);
         for (i = 0; i < 4; i++)
@@ -670,7 +678,7 @@ __global__ void ttc_k_conv_gemm(ttc_conv p) {
                 int64_t m = m0 + ty + 16 * i, n = n0 + tx + 16 * j, o = g * Og + m;
                 float v = acc[i][j];
                 if (m >= M || n >= N) continue;
-                if (p.bias) v += p.bias[o];
+                if (p.bias.p) v += ttc_get(p.bias, o);
                 if (p.relu) v = tt__reluf(v);
                 p.y[(img * p.O + o) * N + n] = v;
             }
@@ -691,11 +699,11 @@ __global__ void ttc_k_conv_direct(ttc_conv p) {
                 for (kw = 0; kw < p.KW; kw++) {
                     int64_t iw = ow * p.sw - p.pw + kw * p.dw;
                     if (iw < 0 || iw >= p.W) continue;
-                    acc = fmaf(p.w[o * p.ws[0] + c * p.ws[1] + kh * p.ws[2] + kw * p.ws[3]],
-                               p.x[img * p.xs[0] + (g * Cg + c) * p.xs[1] + ih * p.xs[2] + iw * p.xs[3]], acc);
+                    acc = fmaf(ttc_get(p.w, o * p.ws[0] + c * p.ws[1] + kh * p.ws[2] + kw * p.ws[3]),
+                               ttc_get(p.x, img * p.xs[0] + (g * Cg + c) * p.xs[1] + ih * p.xs[2] + iw * p.xs[3]), acc);
                 }
             }
-        if (p.bias) acc += p.bias[o];
+        if (p.bias.p) acc += ttc_get(p.bias, o);
         if (p.relu) acc = tt__reluf(acc);
         p.y[i] = acc;
     }
@@ -1077,6 +1085,24 @@ static void ttc_batch_strides(const tt_tensor *t, int nb, int64_t *st) {
 }
 
 /* matmul (torch.matmul) and linear (x W^T): a batch of products with broadcast batch axes. */
+static ttc_operand ttc_operand_of(const tt_graph *g, const tt_tensor *t) {
+    ttc_operand o;
+    o.p = ttc_ptr(g, t);
+    o.dtype = t->dtype;
+    return o;
+}
+
+/* A linear's or convolution's bias (input 2), contiguous, or none. */
+static bool ttc_bias(tt_graph *g, const tt__call *c, ttc_operand *bias) {
+    const tt_tensor *b = c->n_in > 2 ? c->in[2] : NULL;
+    memset(bias, 0, sizeof *bias);
+    if (!b) return true;
+    if (b->stride[0] != 1 && b->shape[0] > 1)
+        return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_run: %s: the GPU takes a contiguous bias", c->name) == TT_OK;
+    *bias = ttc_operand_of(g, b);
+    return true;
+}
+
 static bool ttc_run_gemm(tt_graph *g, const tt__call *c, tt_tensor *out, bool relu) {
     tt_tensor a2, b2, w;
     ttc_mm p;
@@ -1090,16 +1116,14 @@ static bool ttc_run_gemm(tt_graph *g, const tt__call *c, tt_tensor *out, bool re
         w.stride[0] = c->in[1]->stride[1];
         w.stride[1] = c->in[1]->stride[0];
         tt__matmul_operands(c->in[0], &w, &a2, &b2);
-        p.bias = c->n_in > 2 && c->in[2] ? ttc_fptr(g, c->in[2]) : NULL;
-        if (p.bias && c->in[2]->stride[0] != 1 && c->in[2]->shape[0] > 1)
-            return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_run: %s: the GPU takes a contiguous bias", c->name) == TT_OK;
+        if (!ttc_bias(g, c, &p.bias)) return false;
     } else {
         tt__matmul_operands(c->in[0], c->in[1], &a2, &b2);
     }
     an = a2.ndim;
     bn = b2.ndim;
-    p.a = ttc_fptr(g, c->in[0]);
-    p.b = ttc_fptr(g, c->in[1]);
+    p.a = ttc_operand_of(g, c->in[0]);
+    p.b = ttc_operand_of(g, c->in[1]);
     p.c = (float *)ttc_ptr(g, out);
     p.M = a2.shape[an - 2];
     p.K = a2.shape[an - 1];
@@ -1139,11 +1163,9 @@ static bool ttc_run_conv(tt_graph *g, const tt__call *c, tt_tensor *out, bool re
     memset(&p, 0, sizeof p);
     tt__conv_as_2d(c->in[0], &x4);
     tt__conv_as_2d(c->in[1], &w4);
-    p.x = ttc_fptr(g, c->in[0]);
-    p.w = ttc_fptr(g, c->in[1]);
-    p.bias = c->n_in > 2 && c->in[2] ? ttc_fptr(g, c->in[2]) : NULL;
-    if (p.bias && c->in[2]->stride[0] != 1 && c->in[2]->shape[0] > 1)
-        return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_run: %s: the GPU takes a contiguous bias", c->name) == TT_OK;
+    p.x = ttc_operand_of(g, c->in[0]);
+    p.w = ttc_operand_of(g, c->in[1]);
+    if (!ttc_bias(g, c, &p.bias)) return false;
     p.y = (float *)ttc_ptr(g, out);
     p.N = x4.shape[0]; p.C = x4.shape[1]; p.H = x4.shape[2]; p.W = x4.shape[3];
     p.O = w4.shape[0]; p.KH = w4.shape[2]; p.KW = w4.shape[3];
@@ -1223,7 +1245,7 @@ static void ttc_rows_init(ttc_rows *r, const tt_graph *g, const tt__call *c, tt_
     memset(r, 0, sizeof *r);
     r->outer.numel = 1;
     r->inner.numel = 1;
-    r->x = ttc_fptr(g, c->in[0]);
+    r->x = ttc_operand_of(g, c->in[0]);
     r->op = c->op;
     if (out->dtype == TT_I32) r->yi32 = (int32_t *)ttc_ptr(g, out);
     else r->y = (float *)ttc_ptr(g, out);
@@ -1614,44 +1636,39 @@ static bool ttc_run_index(tt_graph *g, const tt__call *c, tt_tensor *out) {
  * the backend: the tt__backend functions
  * ========================================================================== */
 
-/* The ops with a kernel here; inputs f32 but for the elementwise ones (any dtype) and the
-   mask of attention. */
-static bool ttc_supports(const tt_graph *g, const tt__node *n) {
-    int k;
-    switch (tt__op_table[n->op].kind) {
-    case TT__K_VIEW: case TT__K_UNARY: case TT__K_BINARY: case TT__K_WHERE: case TT__K_CAST:
+/* Every op has a kernel here; these read their data as f32 only (the others load any
+   dtype, converting as the CPU does): pooling, resizing, conv3d and transposed convolution,
+   attention's q, k and v. */
+static bool ttc_needs_f32(int op, int input) {
+    switch (op) {
+    case TT__OP_MAX_POOL: case TT__OP_AVG_POOL: case TT__OP_ADAPTIVE_AVG_POOL2D: case TT__OP_UPSAMPLE_NEAREST:
+    case TT__OP_UPSAMPLE_BILINEAR: case TT__OP_CONV3D: case TT__OP_CONV_TRANSPOSE:
         return true;
-    case TT__K_FUSED: {
-        const struct tt__program *pr = &g->progs[n->a.i[0]];
-        return pr->head < 0 || ttc_supports(g, &g->tape.nodes[pr->head]);
-    }
-    default: break;
-    }
-    switch (n->op) {
-    case TT__OP_SUM: case TT__OP_MEAN: case TT__OP_MAX: case TT__OP_MIN: case TT__OP_PROD: case TT__OP_VAR:
-    case TT__OP_STD: case TT__OP_ARGMAX: case TT__OP_ARGMIN: case TT__OP_SOFTMAX: case TT__OP_LOG_SOFTMAX: case TT__OP_GROUP_NORM:
-    case TT__OP_LAYER_NORM: case TT__OP_RMS_NORM: case TT__OP_BATCH_NORM: case TT__OP_MATMUL: case TT__OP_LINEAR: case TT__OP_CONV2D:
-    case TT__OP_CONV1D: case TT__OP_MAX_POOL: case TT__OP_AVG_POOL: case TT__OP_ADAPTIVE_AVG_POOL2D:
-    case TT__OP_UPSAMPLE_NEAREST: case TT__OP_UPSAMPLE_BILINEAR: case TT__OP_CONV3D: case TT__OP_CONV_TRANSPOSE:
     case TT__OP_SDPA:
-        break;
-    case TT__OP_CONCAT: case TT__OP_STACK:
-        return true;                                  /* copies: any dtype */
-    case TT__OP_GATHER: case TT__OP_INDEX_SELECT: case TT__OP_EMBEDDING: case TT__OP_FLIP: case TT__OP_TILE:
-    case TT__OP_REPEAT_INTERLEAVE: case TT__OP_SHAPE_AS_TENSOR:
-        return true;                                  /* copies: any dtype (an index is i32) */
-    case TT__OP_PAD:
-        return true;                                  /* copies: any dtype */
+        return input < 3;                             /* the mask: any dtype */
     default:
         return false;
     }
-    for (k = 0; k < n->n_in; k++) {
-        int v = tt__node_in(g, n, k);
-        bool is_mask = n->op == TT__OP_SDPA && k == 3;
-        if (v >= 0 && !is_mask && g->tape.values[v].meta.dtype != TT_F32) return false;
-    }
-    return true;
 }
+
+/* The first input of node n (of a fused node: of its epilogue head too) that a kernel here
+   cannot read, or -1. */
+static int ttc_unreadable_input(const tt_graph *g, const tt__node *n) {
+    int k, at = 0;
+    if (tt__is_fused(n)) {
+        const struct tt__program *pr = &g->progs[n->a.i[0]];
+        if (pr->head < 0) return -1;
+        at = pr->n_in;                                 /* a head's inputs follow the program's */
+        n = &g->tape.nodes[pr->head];
+    }
+    for (k = 0; k < n->n_in; k++) {
+        int v = tt__node_in(g, n, at + k);
+        if (v >= 0 && ttc_needs_f32(n->op, k) && g->tape.values[v].meta.dtype != TT_F32) return k;
+    }
+    return -1;
+}
+
+static bool ttc_supports(const tt_graph *g, const tt__node *n) { return ttc_unreadable_input(g, n) < 0; }
 
 /* One op node: the launch of its kernel family. */
 static bool ttc_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out) {
@@ -1992,9 +2009,9 @@ tt_status tt_graph_to_cuda(tt_graph *g, int device) {
     for (p = 0; p < g->n_order; p++) {
         const tt__node *node = &g->tape.nodes[g->order[p]];
         if (!ttc_supports(g, node))
-            return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_to_cuda: the cuda backend cannot run node %d (%s%s); g stays "
-                             "on the CPU", g->order[p], tt__op_table[node->op].name,
-                             tt__op_table[node->op].kind == TT__K_LINALG ? ", or its inputs are not f32" : "");
+            return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_to_cuda: the cuda backend cannot run node %d (%s): its "
+                             "kernel reads f32, input %d is not; g stays on the CPU", g->order[p],
+                             tt__op_table[node->op].name, ttc_unreadable_input(g, node));
     }
     n = tt_cuda_device_count();
     if (device < 0 || device >= n)

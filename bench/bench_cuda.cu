@@ -2,7 +2,8 @@
    run (make bench-cuda, on a machine with an NVIDIA GPU; bench/README.md keeps the figures).
 
    rows: the device-to-device copy bandwidth (cudaMemcpy, the limit of a streaming kernel);
-   the fused chain (bench_models.h's chain on 16M floats) as a share of it; SGEMM 4096 fp32 in
+   the fused chain (bench_models.h's chain on 16M floats) as a share of it, run by the
+   backend's micro-op interpreter and by a kernel written for this one chain; SGEMM 4096 fp32 in
    TFLOP/s, against cuBLAS SGEMM (no TF32) where the toolkit has it; SimpleCNN b1 and b16, the
    transformer layer and AlexNet b1 in ms per run, each node launched (default) and replayed
    as a CUDA graph (TT_MODE_REDUCE_OVERHEAD); the launch overhead per node (1000 tiny nodes).
@@ -188,6 +189,35 @@ static void row_chain(double copy_gbs) {
     tt_ctx_destroy(c);
 }
 
+/* The chain as a kernel written for it (what a per-chain generated kernel would be), with the
+   header's own expression helpers: the interpreter's cost is the difference. */
+__global__ void chain_specialized(const float *x, float *y, int64_t n) {
+    int64_t i;
+    for (i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        float v = x[i], a = tt__tanhf(v * 1.5f + 0.5f);
+        y[i] = (a * tt__sigmoidf(v) - v * v) * 0.25f + v;
+    }
+}
+
+static void row_chain_specialized(double copy_gbs) {
+    size_t n = (size_t)16 << 20, bytes = n * sizeof(float);
+    float *x = (float *)tt_cuda_alloc(bytes), *y = (float *)tt_cuda_alloc(bytes);
+    double t[BENCH_RUNS], gbs;
+    int i;
+    cudaMemset(x, 0, bytes);
+    for (i = 0; i < BENCH_RUNS + 3; i++) {
+        double t0 = now_s();
+        chain_specialized<<<4096, 256>>>(x, y, (int64_t)n);
+        cudaDeviceSynchronize();
+        if (i >= 3) t[i - 3] = now_s() - t0;
+    }
+    gbs = 2.0 * (double)bytes / median(t, BENCH_RUNS) * 1e-9;
+    printf("chain 16M (its kernel) %10.1f GB/s  %5.1f%% of the copy bandwidth (the interpreter's target)\n", gbs,
+           100.0 * gbs / copy_gbs);
+    tt_cuda_free(x);
+    tt_cuda_free(y);
+}
+
 /* 1000 tiny nodes (no fusion): the cost of one node, launched and replayed. */
 static void row_overhead(void) {
     tt_ctx *c = tt_ctx_create(NULL);
@@ -219,6 +249,7 @@ int main(void) {
     copy_gbs = 2.0 * (double)bytes / copy_s * 1e-9;
     printf("copy D2D 64 MiB        %10.1f GB/s (read + write)\n", copy_gbs);
     row_chain(copy_gbs);
+    row_chain_specialized(copy_gbs);
     row_sgemm();
     wc = tt_ctx_create(NULL);
     {

@@ -337,6 +337,28 @@ static void test_rarer_forms(void) {
     tt_ctx_destroy(wc);
 }
 
+/* A linear with an f16 weight and a convolution with a bf16 one: the GEMMs convert on load. */
+static tt_tensor *tc_half_weights_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    tt_tensor *const *p = (tt_tensor *const *)w;
+    tt_tensor *y = tt_conv2d(c, xs[0], p[1], NULL, 1, 1, 1, 1);              /* [1,2,3,4] */
+    return tt_linear(c, tt_relu(c, y), p[0], p[2]);
+}
+
+static void test_half_weights(void) {
+    tt_ctx *c = tu_ctx(), *wc = tu_ctx();
+    int64_t xs_[4] = {1, 3, 3, 4}, ls[2] = {5, 4}, cs[4] = {2, 3, 3, 3};
+    tt_tensor *p[3], *x, *x2;
+    p[0] = tt_cast(wc, tu_param(wc, 1, 2, ls, 0.5f, 0.0f), TT_F16);
+    p[1] = tt_cast(wc, tu_param(wc, 2, 4, cs, 0.3f, 0.0f), TT_BF16);
+    p[2] = tt_cast(wc, tu_param1(wc, 3, 5, 0.1f, 0.0f), TT_F16);
+    x = tt_randn(c, 4, 4, xs_);
+    x2 = tt_randn(c, 5, 4, xs_);
+    tc_check_model(tc_half_weights_fn, p, c, &x, &x2, 1, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE, "f16/bf16 weights");
+    tc_check_model(tc_half_weights_fn, p, c, &x, &x2, 1, TT_MODE_DEFAULT, TT_PASS_ALL, "f16/bf16 parameters");
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+
 /* Rows longer than a block (300 > 256 threads): softmax on a middle axis, reductions over two
    axes with a view input, var with a correction, argmax, layer norm over two axes. */
 static tt_tensor *tc_rows_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
@@ -533,9 +555,10 @@ static tt_tensor *tc_relu_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
     return tt_relu(c, tt_add_scalar(c, xs[0], 0.25f));
 }
 
-/* A linear with an f16 weight: the GPU's GEMM takes f32 only (no tensor-core path yet). */
-static tt_tensor *tc_f16_linear_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
-    return tt_linear(c, tt_relu(c, xs[0]), (tt_tensor *)w, NULL);
+/* Pooling an f16 tensor: the GPU's pooling kernel reads f32 only. */
+static tt_tensor *tc_f16_pool_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    (void)w;
+    return tt_max_pool2d(c, tt_cast(c, xs[0], TT_F16), 2, 1, 0);
 }
 
 /* A node the GPU cannot run: refused naming it, the graph left on the CPU and correct; compiling
@@ -543,16 +566,15 @@ static tt_tensor *tc_f16_linear_fn(tt_ctx *c, tt_tensor *const *xs, const void *
 static void test_refusals(void) {
     tt_ctx *c = tu_ctx();
     int64_t s[4] = {1, 2, 3, 4};
-    int64_t ws[2] = {5, 4};
-    tt_tensor *x = tt_randn(c, 1, 4, s), *w16 = tt_cast(c, tt_randn(c, 2, 2, ws), TT_F16);
+    tt_tensor *x = tt_randn(c, 1, 4, s);
     tt_status moved = TT_OK;
-    tt_graph *g = tc_gpu_graph(c, tc_f16_linear_fn, w16, &x, 1, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE, &moved);
+    tt_graph *g = tc_gpu_graph(c, tc_f16_pool_fn, NULL, &x, 1, TT_MODE_DEFAULT, TT_PASS_ALL, &moved);
     char name[8];
     if (g) {
         CHECK_EQ_INT(moved, TT_ERR_UNSUPPORTED);
-        CHECK(tt_graph_error(g) && strstr(tt_graph_error(g), "(linear, or its inputs are not f32)") != NULL);
+        CHECK(tt_graph_error(g) && strstr(tt_graph_error(g), "(max_pool): its kernel reads f32, input 0 is not") != NULL);
         tt_graph_clear_error(g);
-        tc_run_against_eager(c, g, tc_f16_linear_fn, w16, &x, 1, "f16 linear on the CPU");
+        tc_run_against_eager(c, g, tc_f16_pool_fn, NULL, &x, 1, "f16 pooling on the CPU");
         CHECK_EQ_INT(tt_graph_run_cuda(g, NULL, NULL), TT_ERR_STATE);
         CHECK_EQ_INT(tt_graph_cuda_sync(g), TT_ERR_STATE);
     }
@@ -664,6 +686,7 @@ TT_TEST_GROUP(cuda) = {
     {"matmul_against_double", test_matmul_against_double},
     {"conv_and_pool", test_conv_and_pool},
     {"rarer_forms", test_rarer_forms},
+    {"half_weights", test_half_weights},
     {"rows", test_rows},
     {"attention", test_attention},
     {"data_movement", test_data_movement},
