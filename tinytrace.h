@@ -7642,6 +7642,11 @@ typedef struct tt__backend {
        (tt__graph_exec), calling run_node and run_program; a GPU's also moves the inputs and
        outputs, or replays a captured schedule. */
     tt_status (*run)(tt_graph *g);
+    /* tt_graph_check's two steps around its own node walk: the bound inputs (and parameters)
+       where the nodes read them, and, after the node at position p ran, its results readable
+       in the host arena (the CPU's: nothing to do). */
+    tt_status (*load_inputs)(tt_graph *g);
+    tt_status (*fetch)(tt_graph *g, int p);
     /* Runs one op node (node index `node`) on the call c into out; scratch: host temporaries. */
     bool      (*run_node)(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out);
     /* Runs one fused node: its epilogue head, then its micro-op program. */
@@ -8892,6 +8897,8 @@ static void tt__prefetch_write(float *p, int64_t n) {
 static bool tt__cpu_supports(const tt_graph *g, const tt__node *n);
 static tt_status tt__graph_size_scratch(tt_graph *g);
 static tt_status tt__cpu_run(tt_graph *g);
+static tt_status tt__cpu_load_inputs(tt_graph *g);
+static tt_status tt__cpu_fetch(tt_graph *g, int p);
 static void tt__prepack_weights(tt_graph *g);
 static void *tt__ctx_free_bytes(tt_ctx *ctx, size_t *size);
 static tt_status tt__cpu_sync(tt_graph *g);
@@ -8921,6 +8928,8 @@ static const tt__backend tt__cpu_backend = {
     tt__cpu_supports,
     tt__graph_size_scratch,        /* prepare: the dry run sizes the scratch and packs weights */
     tt__cpu_run,
+    tt__cpu_load_inputs,
+    tt__cpu_fetch,
     tt__cpu_run_node,
     tt__exec_fused,
     tt__cpu_sync,
@@ -9023,6 +9032,17 @@ static void *tt__ctx_free_bytes(tt_ctx *ctx, size_t *size) {
 
 /* Every node in order, on the graph's scratch. */
 static tt_status tt__cpu_run(tt_graph *g) { return tt__graph_exec(g, g->cpu.scratch, NULL); }
+
+/* The CPU reads the inputs where they are bound and writes results into the host arena. */
+static tt_status tt__cpu_load_inputs(tt_graph *g) {
+    (void)g;
+    return TT_OK;
+}
+static tt_status tt__cpu_fetch(tt_graph *g, int p) {
+    (void)g;
+    (void)p;
+    return TT_OK;
+}
 
 /* The kernels return when their work is done: nothing is queued. */
 static tt_status tt__cpu_sync(tt_graph *g) {
@@ -9485,6 +9505,7 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
     if (tt__check_args(g, atol, rtol, report) != TT_OK) return g->err.status;
     if (tt__graph_bind(g, "tt_graph_check", inputs, n_inputs) != TT_OK) return g->err.status;
     tt__bind_params(g);
+    if (g->backend->load_inputs(g) != TT_OK) return g->err.status;
     d = tt__graph_ctx_desc(g);
     ctx = tt_ctx_create(&d);
     ref = (tt_tensor **)tt__galloc(g, sizeof(tt_tensor *) * (size_t)g->tape.n_values);
@@ -9504,6 +9525,7 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
             tt__graph_node_failed(g, g->cpu.scratch, p);
             break;
         }
+        if (g->backend->fetch(g, p) != TT_OK) break;   /* a GPU's results, to the host */
         tt__check_node(g, p, ref, stands_for, atol, rtol, report);
     }
     g->has_run = g->err.status == TT_OK;

@@ -1806,6 +1806,31 @@ static tt_status ttc_sync(tt_graph *g) {
     return TT_OK;
 }
 
+/* tt_graph_check: the inputs (and parameters) to the device, the index flag cleared. */
+static tt_status ttc_load_inputs(tt_graph *g) {
+    ttc_graph *d = ttc_of(g);
+    if (!ttc_upload_inputs(g, "tt_graph_check", NULL)) return g->err.status;
+    if (d->has_index && !ttc_check(g, cudaMemsetAsync(d->bad_index, 0, sizeof(int), d->stream), "tt_graph_check",
+                                   "clearing the index flag"))
+        return g->err.status;
+    return TT_OK;
+}
+
+/* tt_graph_check: after the node at position p, its results (their buffers) to the host. */
+static tt_status ttc_fetch(tt_graph *g, int p) {
+    const tt__node *n = &g->tape.nodes[g->order[p]];
+    const int *outs;
+    int k, no = tt__node_outs(g, n, &outs);
+    if (ttc_sync(g) != TT_OK) return g->err.status;
+    for (k = 0; k < no; k++) {
+        int r = g->root[outs[k]];
+        if (g->offset[r] < 0) continue;
+        if (!ttc_check(g, cudaMemcpy(g->arena + g->offset[r], ttc_of(g)->base[r], ttc_value_bytes(g, r), cudaMemcpyDeviceToHost),
+                       "tt_graph_check", "downloading a node's result")) return g->err.status;
+    }
+    return TT_OK;
+}
+
 static void ttc_free_state(tt_graph *g, ttc_graph *d) {
     const tt_allocator *al = &g->tape.alloc;
     if (!d) return;
@@ -1835,6 +1860,8 @@ static const tt__backend ttc_backend = {
     ttc_supports,
     ttc_prepare,
     ttc_run,
+    ttc_load_inputs,
+    ttc_fetch,
     ttc_run_node,
     ttc_run_program,
     ttc_sync,

@@ -85,8 +85,17 @@ static int tc_run_against_eager(tt_ctx *c, tt_graph *g, tr_apply_fn fn, const vo
     return ok;
 }
 
+/* tt_graph_check on the GPU: each node's result fetched and compared with the eager tape's. */
+static void tc_check_node_by_node(tt_graph *g, tt_tensor **xs, int n_in, const char *what) {
+    tt_check_report report;
+    if (!CHECK_EQ_INT(tt_graph_check(g, xs, n_in, 1e-3, 1e-3, &report), TT_OK) || !CHECK(report.ok) ||
+        !CHECK(report.compared > 0))
+        printf("    %s: %s %s\n", what, tt_graph_error(g) ? tt_graph_error(g) : "", report.message);
+}
+
 /* The whole check of one model: on the GPU, against eager on two inputs, the same bits on a
-   second run (no float atomics: the order of every sum is fixed). */
+   second run (no float atomics: the order of every sum is fixed), then node by node
+   (tt_graph_check). */
 static void tc_check_model(tr_apply_fn fn, const void *w, tt_ctx *c, tt_tensor **xs, tt_tensor **xs2, int n_in,
                            tt_mode mode, unsigned passes, const char *what) {
     tt_status moved = TT_OK;
@@ -104,6 +113,7 @@ static void tc_check_model(tr_apply_fn fn, const void *w, tt_ctx *c, tt_tensor *
     CHECK_EQ_INT(tt_graph_run(g, xs, n_in), TT_OK);
     CHECK(tc_same_bits(c, first, tt_graph_output(g, 0)));
     tc_run_against_eager(c, g, fn, w, xs2, n_in, what);
+    tc_check_node_by_node(g, xs, n_in, what);
     tt_graph_destroy(g);
 }
 
