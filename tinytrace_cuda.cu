@@ -15,21 +15,25 @@
      kernel launch on the graph's stream; in TT_MODE_REDUCE_OVERHEAD the first run is captured
      as a CUDA graph and the later runs replay it.
 
-   KERNELS (one family per section below)
+   KERNELS (one family per section below; every op a compiled graph can hold has one)
      program    every elementwise node and fused chain: the micro-op interpreter, whose cases
                 are the rows of TT__UNARY_OPS / TT__BINARY_OPS (the header's own expressions,
                 compiled for the device: TT__MATH)
+     copy       strided copies (concat, stack, flip, outputs given as views), fills, tile and
+                repeat_interleave, gather / index_select / embedding, padding of every mode
      rows       reductions (sum, mean, max, min, prod, var, std, argmax, argmin), softmax,
-                log_softmax, layer_norm, rms_norm: one block per row, warp shuffles, then one
-                fixed tree: the same bits every run (no atomics in any sum)
+                log_softmax, layer, RMS and group norm: one block per row, warp shuffles, then
+                one fixed tree: the same bits every run (no atomics in any sum); batch norm
      gemm       matmul and linear (64x64 tiles in shared memory, 4x4 per thread), conv2d and
-                conv1d as implicit GEMM (the im2col never exists); direct convolution for
-                depthwise and small groups; bias and ReLU in the epilogue
-     pool       max and average pooling (1-3 spatial axes), adaptive average pooling
+                conv1d as implicit GEMM (the im2col never exists), bias and ReLU in the
+                epilogue; direct convolution for depthwise and small groups; conv3d and
+                transposed convolution direct
+     pool       max and average pooling (1-3 spatial axes), adaptive average pooling, nearest
+                and bilinear resizing
      attention  scaled dot-product attention: one block per query row, keys in chunks
-     copy       strided copies: concat, stack, constant padding, outputs given as views
-   Elsewhere (no kernel yet) a node is TT_ERR_UNSUPPORTED naming its op, and the graph stays
-   on the CPU: see ttc_supports.
+   Data is read in its dtype and converted on load (f16, bf16, i32 as the CPU converts them),
+   but for the few kernels that read f32 only (ttc_needs_f32): a graph with such a node in
+   another dtype is TT_ERR_UNSUPPORTED, naming it, and stays on the CPU.
 
    TESTED WITHOUT A GPU
      Built with -DTT_CUDA_EMU_HEADER='"cuda_emu.h"' this file is plain C++ and its kernels
@@ -254,7 +258,8 @@ __global__ void ttc_k_program(ttc_program_args a) {
 }
 
 /* ==========================================================================
- * copy: strided copies (concat, stack, padding, outputs that are views), fills
+ * copy: strided copies (concat, stack, flip, outputs that are views), fills, repeats, gathers,
+ *       padding
  * ========================================================================== */
 
 __global__ void ttc_k_copy(ttc_shape s, ttc_view src, ttc_view dst) {
@@ -332,8 +337,32 @@ __global__ void ttc_k_index(ttc_index p) {
     }
 }
 
+/* Reflect, replicate and circular padding: each output element copies the element of x that
+   the header's tt__pad_source maps it to (any dtype: bytes). */
+typedef struct ttc_pad {
+    ttc_shape shape;                   /* the output's */
+    const char *x;
+    char     *y;
+    int       elem_bytes, mode;
+    int64_t   xs[TT_MAX_DIMS], xn[TT_MAX_DIMS], before[TT_MAX_DIMS];
+} ttc_pad;
+
+__global__ void ttc_k_pad(ttc_pad p) {
+    int64_t i;
+    for (i = ttc_gid(); i < p.shape.numel; i += ttc_gstride()) {
+        int64_t rest = i, src = 0;
+        int d, b;
+        for (d = p.shape.nd - 1; d >= 0; d--) {
+            int64_t o = rest % p.shape.n[d];
+            rest /= p.shape.n[d];
+            src += tt__pad_source(o, p.before[d], p.xn[d], p.mode) * p.xs[d];
+        }
+        for (b = 0; b < p.elem_bytes; b++) p.y[i * p.elem_bytes + b] = p.x[src * p.elem_bytes + b];
+    }
+}
+
 /* ==========================================================================
- * rows: reductions, softmax, norms (one block per row, a fixed order)
+ * rows: reductions, softmax, norms (one block per row, a fixed order), batch norm
  * ========================================================================== */
 
 /* A row op: rows numbered over the outer axes, each row's K elements over the inner axes;
@@ -552,7 +581,7 @@ __global__ void ttc_k_batch_norm(ttc_bn p) {
 }
 
 /* ==========================================================================
- * gemm: matmul, linear, convolution as implicit GEMM
+ * gemm: matmul, linear, convolution as implicit GEMM; direct, 3-D and transposed convolution
  * ========================================================================== */
 
 #define TTC_TM 64                      /* rows of C per block */
@@ -763,32 +792,8 @@ __global__ void ttc_k_conv_nd(ttc_convnd p) {
     }
 }
 
-/* Reflect, replicate and circular padding: each output element copies the element of x that
-   the header's tt__pad_source maps it to (any dtype: bytes). */
-typedef struct ttc_pad {
-    ttc_shape shape;                   /* the output's */
-    const char *x;
-    char     *y;
-    int       elem_bytes, mode;
-    int64_t   xs[TT_MAX_DIMS], xn[TT_MAX_DIMS], before[TT_MAX_DIMS];
-} ttc_pad;
-
-__global__ void ttc_k_pad(ttc_pad p) {
-    int64_t i;
-    for (i = ttc_gid(); i < p.shape.numel; i += ttc_gstride()) {
-        int64_t rest = i, src = 0;
-        int d, b;
-        for (d = p.shape.nd - 1; d >= 0; d--) {
-            int64_t o = rest % p.shape.n[d];
-            rest /= p.shape.n[d];
-            src += tt__pad_source(o, p.before[d], p.xn[d], p.mode) * p.xs[d];
-        }
-        for (b = 0; b < p.elem_bytes; b++) p.y[i * p.elem_bytes + b] = p.x[src * p.elem_bytes + b];
-    }
-}
-
 /* ==========================================================================
- * pool: max and average pooling, adaptive average pooling
+ * pool: max and average pooling, adaptive average pooling, resizing
  * ========================================================================== */
 
 /* A pooling over planes of D x H x W (tt__pool_job's axes): x through strides. */
@@ -1401,29 +1406,28 @@ static bool ttc_run_pool(tt_graph *g, const tt__call *c, tt_tensor *out) {
     return ttc_launched(g, "the pooling kernel");
 }
 
+/* A 2-D plane op (adaptive pooling, resizing): planes of x [N,C,H,W] to planes of out. */
+static void ttc_plane_init(ttc_pool *p, const tt_graph *g, const tt_tensor *x, tt_tensor *out) {
+    memset(p, 0, sizeof *p);
+    ttc_pool_init(p, g, x, out);
+    p->in[1] = x->shape[2];
+    p->in[2] = x->shape[3];
+    p->out[1] = out->shape[2];
+    p->out[2] = out->shape[3];
+}
+
 static bool ttc_run_adaptive(tt_graph *g, const tt__call *c, tt_tensor *out) {
-    const tt_tensor *x = c->in[0];
     ttc_pool p;
-    memset(&p, 0, sizeof p);
-    ttc_pool_init(&p, g, x, out);
-    p.in[1] = x->shape[2];
-    p.in[2] = x->shape[3];
-    p.out[1] = out->shape[2];
-    p.out[2] = out->shape[3];
+    ttc_plane_init(&p, g, c->in[0], out);
     if (out->numel == 0) return true;
     TTC_LAUNCH(ttc_k_adaptive_avg, ttc_blocks(out->numel), TTC_THREADS, ttc_of(g)->stream, p);
     return ttc_launched(g, "the adaptive pooling kernel");
 }
 
 static bool ttc_run_resize(tt_graph *g, const tt__call *c, tt_tensor *out) {
-    const tt_tensor *x = c->in[0];
     ttc_resize r;
     memset(&r, 0, sizeof r);
-    ttc_pool_init(&r.p, g, x, out);
-    r.p.in[1] = x->shape[2];
-    r.p.in[2] = x->shape[3];
-    r.p.out[1] = out->shape[2];
-    r.p.out[2] = out->shape[3];
+    ttc_plane_init(&r.p, g, c->in[0], out);
     r.scale[0] = c->a.f[0];
     r.scale[1] = c->a.f[1];
     r.align = c->a.i[2] != 0;
