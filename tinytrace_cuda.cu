@@ -994,6 +994,7 @@ typedef struct ttc_graph {
     cudaGraph_t     cgraph;            /* REDUCE_OVERHEAD: the captured schedule */
     cudaGraphExec_t cexec;
     bool            captured;
+    const char     *fn;                /* the public function running it, for messages */
 } ttc_graph;
 
 static char ttc_last_error[512];
@@ -1027,7 +1028,7 @@ static unsigned ttc_blocks(int64_t n) {
 static unsigned ttc_rows_grid(int64_t rows) { return (unsigned)(rows < 1 ? 1 : rows > TTC_MAX_BLOCKS ? TTC_MAX_BLOCKS : rows); }
 
 /* A launch just queued: a bad configuration shows now (a kernel's own failure at the sync). */
-static bool ttc_launched(tt_graph *g, const char *kernel) { return ttc_check(g, cudaGetLastError(), "tt_graph_run", kernel); }
+static bool ttc_launched(tt_graph *g, const char *kernel) { return ttc_check(g, cudaGetLastError(), ttc_of(g)->fn, kernel); }
 
 /* ==========================================================================
  * the backend: each node's launch
@@ -1089,7 +1090,6 @@ static void ttc_batch_strides(const tt_tensor *t, int nb, int64_t *st) {
     tt__aligned_strides(&b, nb, st);
 }
 
-/* matmul (torch.matmul) and linear (x W^T): a batch of products with broadcast batch axes. */
 static ttc_operand ttc_operand_of(const tt_graph *g, const tt_tensor *t) {
     ttc_operand o;
     o.p = ttc_ptr(g, t);
@@ -1103,11 +1103,12 @@ static bool ttc_bias(tt_graph *g, const tt__call *c, ttc_operand *bias) {
     memset(bias, 0, sizeof *bias);
     if (!b) return true;
     if (b->stride[0] != 1 && b->shape[0] > 1)
-        return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_run: %s: the GPU takes a contiguous bias", c->name) == TT_OK;
+        return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: %s: the GPU takes a contiguous bias", ttc_of(g)->fn, c->name) == TT_OK;
     *bias = ttc_operand_of(g, b);
     return true;
 }
 
+/* matmul (torch.matmul) and linear (x W^T): a batch of products with broadcast batch axes. */
 static bool ttc_run_gemm(tt_graph *g, const tt__call *c, tt_tensor *out, bool relu) {
     tt_tensor a2, b2, w;
     ttc_mm p;
@@ -1210,7 +1211,7 @@ static bool ttc_run_conv_nd(tt_graph *g, const tt__call *c, tt_tensor *out) {
     p.w = ttc_fptr(g, w);
     p.bias = c->n_in > 2 && c->in[2] ? ttc_fptr(g, c->in[2]) : NULL;
     if (p.bias && c->in[2]->stride[0] != 1 && c->in[2]->shape[0] > 1)
-        return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_run: %s: the GPU takes a contiguous bias", c->name) == TT_OK;
+        return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: %s: the GPU takes a contiguous bias", ttc_of(g)->fn, c->name) == TT_OK;
     p.y = (float *)ttc_ptr(g, out);
     p.transpose = c->op == TT__OP_CONV_TRANSPOSE;
     p.N = x->shape[0];
@@ -1463,9 +1464,6 @@ static bool ttc_run_attention(tt_graph *g, const tt__call *c, tt_tensor *out) {
     }
     a.causal = c->a.i[0] != 0;
     a.scale = c->a.f[0] > 0 ? c->a.f[0] : 1.0f / sqrtf((float)(a.E > 0 ? a.E : 1));
-    if (a.Ev > (int64_t)TTC_ATT_FEATURES * TTC_THREADS)
-        return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_run: %s: v has %D features, the GPU kernel takes at most %d",
-                         c->name, a.Ev, TTC_ATT_FEATURES * TTC_THREADS) == TT_OK;
     if (out->numel == 0) return true;
     TTC_LAUNCH(ttc_k_attention, ttc_rows_grid(out->numel / a.Ev), TTC_THREADS, ttc_of(g)->stream, a);
     return ttc_launched(g, "the attention kernel");
@@ -1672,7 +1670,15 @@ static int ttc_unreadable_input(const tt_graph *g, const tt__node *n) {
     return -1;
 }
 
-static bool ttc_supports(const tt_graph *g, const tt__node *n) { return ttc_unreadable_input(g, n) < 0; }
+/* Attention with more value features than its kernel's threads hold (ttc_k_attention). */
+static bool ttc_too_wide(const tt_graph *g, const tt__node *n) {
+    const tt_tensor *v;
+    if (n->op != TT__OP_SDPA) return false;
+    v = &g->tape.values[tt__node_in(g, n, 2)].meta;
+    return v->shape[v->ndim - 1] > (int64_t)TTC_ATT_FEATURES * TTC_THREADS;
+}
+
+static bool ttc_supports(const tt_graph *g, const tt__node *n) { return ttc_unreadable_input(g, n) < 0 && !ttc_too_wide(g, n); }
 
 /* One op node: the launch of its kernel family. */
 static bool ttc_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out) {
@@ -1733,8 +1739,9 @@ static size_t ttc_value_bytes(const tt_graph *g, int v) {
 }
 
 /* Inputs and (unless bound at compile) parameters to the device, before the nodes. */
-static bool ttc_upload_inputs(tt_graph *g, const char *fn, const void *const *d_inputs) {
+static bool ttc_upload_inputs(tt_graph *g, const void *const *d_inputs) {
     ttc_graph *d = ttc_of(g);
+    const char *fn = d->fn;
     int i, v;
     for (i = 0; i < g->tape.n_inputs; i++) {
         v = g->tape.inputs[i];
@@ -1762,8 +1769,9 @@ static bool ttc_upload_inputs(tt_graph *g, const char *fn, const void *const *d_
 
 /* The nodes: launched one by one, or (REDUCE_OVERHEAD) captured once as a CUDA graph, then
    replayed. */
-static bool ttc_run_nodes(tt_graph *g, const char *fn) {
+static bool ttc_run_nodes(tt_graph *g) {
     ttc_graph *d = ttc_of(g);
+    const char *fn = d->fn;
     if (d->has_index && !ttc_check(g, cudaMemsetAsync(d->bad_index, 0, sizeof(int), d->stream), fn, "clearing the index flag"))
         return false;
     if (g->mode != TT_MODE_REDUCE_OVERHEAD) return tt__graph_exec(g, g->cpu.scratch, NULL) == TT_OK;
@@ -1785,12 +1793,13 @@ static bool ttc_run_nodes(tt_graph *g, const char *fn) {
 static tt_status ttc_run(tt_graph *g) {
     ttc_graph *d = ttc_of(g);
     int i;
-    if (!ttc_upload_inputs(g, "tt_graph_run", NULL) || !ttc_run_nodes(g, "tt_graph_run")) return g->err.status ? g->err.status : TT_ERR_BACKEND;
+    d->fn = "tt_graph_run";
+    if (!ttc_upload_inputs(g, NULL) || !ttc_run_nodes(g)) return g->err.status ? g->err.status : TT_ERR_BACKEND;
     for (i = 0; i < g->n_outputs; i++) {
         int r = g->root[tt__rv(g, g->outputs[i])];
         if (g->offset[r] < 0) continue;                /* a constant or an input: the host has it */
         if (!ttc_check(g, cudaMemcpyAsync(g->arena + g->offset[r], d->base[r], ttc_value_bytes(g, r), cudaMemcpyDeviceToHost,
-                                          d->stream), "tt_graph_run", "downloading an output")) return g->err.status;
+                                          d->stream), d->fn, "downloading an output")) return g->err.status;
     }
     return TT_OK;
 }
@@ -1800,21 +1809,22 @@ static tt_status ttc_run(tt_graph *g) {
 static tt_status ttc_sync(tt_graph *g) {
     ttc_graph *d = ttc_of(g);
     int bad = 0;
-    if (!ttc_check(g, cudaStreamSynchronize(d->stream), "tt_graph_run", "a kernel (cudaStreamSynchronize)"))
+    if (!ttc_check(g, cudaStreamSynchronize(d->stream), d->fn, "a kernel (cudaStreamSynchronize)"))
         return g->err.status;
-    if (d->has_index && !ttc_check(g, cudaMemcpy(&bad, d->bad_index, sizeof bad, cudaMemcpyDeviceToHost), "tt_graph_run",
+    if (d->has_index && !ttc_check(g, cudaMemcpy(&bad, d->bad_index, sizeof bad, cudaMemcpyDeviceToHost), d->fn,
                                    "reading the index flag"))
         return g->err.status;
-    if (bad) return tt__gfail(g, TT_ERR_INDEX, "tt_graph_run: a gather, index_select or embedding met an index out of "
-                              "range (the GPU wrote zeros there)");
+    if (bad) return tt__gfail(g, TT_ERR_INDEX, "%s: a gather, index_select or embedding met an index out of "
+                              "range (the GPU wrote zeros there)", d->fn);
     return TT_OK;
 }
 
 /* tt_graph_check: the inputs (and parameters) to the device, the index flag cleared. */
 static tt_status ttc_load_inputs(tt_graph *g) {
     ttc_graph *d = ttc_of(g);
-    if (!ttc_upload_inputs(g, "tt_graph_check", NULL)) return g->err.status;
-    if (d->has_index && !ttc_check(g, cudaMemsetAsync(d->bad_index, 0, sizeof(int), d->stream), "tt_graph_check",
+    d->fn = "tt_graph_check";
+    if (!ttc_upload_inputs(g, NULL)) return g->err.status;
+    if (d->has_index && !ttc_check(g, cudaMemsetAsync(d->bad_index, 0, sizeof(int), d->stream), d->fn,
                                    "clearing the index flag"))
         return g->err.status;
     return TT_OK;
@@ -1830,7 +1840,7 @@ static tt_status ttc_fetch(tt_graph *g, int p) {
         int r = g->root[outs[k]];
         if (g->offset[r] < 0) continue;
         if (!ttc_check(g, cudaMemcpy(g->arena + g->offset[r], ttc_of(g)->base[r], ttc_value_bytes(g, r), cudaMemcpyDeviceToHost),
-                       "tt_graph_check", "downloading a node's result")) return g->err.status;
+                       ttc_of(g)->fn, "downloading a node's result")) return g->err.status;
     }
     return TT_OK;
 }
@@ -2039,6 +2049,10 @@ tt_status tt_graph_to_cuda(tt_graph *g, int device) {
     if (g->backend == &ttc_backend) return TT_OK;
     for (p = 0; p < g->n_order; p++) {
         const tt__node *node = &g->tape.nodes[g->order[p]];
+        if (ttc_too_wide(g, node))
+            return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_to_cuda: the cuda backend cannot run node %d (%s): v has "
+                             "more than %d features; g stays on the CPU", g->order[p], tt__op_table[node->op].name,
+                             TTC_ATT_FEATURES * TTC_THREADS);
         if (!ttc_supports(g, node))
             return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_to_cuda: the cuda backend cannot run node %d (%s): its "
                              "kernel reads f32, input %d is not; g stays on the CPU", g->order[p],
@@ -2073,7 +2087,8 @@ tt_status tt_graph_run_cuda(tt_graph *g, const void *const *d_inputs, void *cons
         if (!d_inputs[i]) return tt__gfail(g, TT_ERR_ARG, "tt_graph_run_cuda: d_inputs[%d] is NULL", i);
     g->has_run = false;                                /* the host arena does not hold these outputs */
     if (g->mode != TT_MODE_REDUCE_OVERHEAD) tt__bind_params(g);
-    if (!ttc_upload_inputs(g, "tt_graph_run_cuda", d_inputs) || !ttc_run_nodes(g, "tt_graph_run_cuda")) return g->err.status;
+    ttc_of(g)->fn = "tt_graph_run_cuda";
+    if (!ttc_upload_inputs(g, d_inputs) || !ttc_run_nodes(g)) return g->err.status;
     for (i = 0; d_outputs && i < g->n_outputs; i++) {
         const tt_tensor *o = &g->rt[tt__rv(g, g->outputs[i])];
         tt_tensor dst = *o;

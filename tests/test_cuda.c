@@ -571,6 +571,12 @@ static tt_tensor *tc_f16_pool_fn(tt_ctx *c, tt_tensor *const *xs, const void *w)
     return tt_max_pool2d(c, tt_cast(c, xs[0], TT_F16), 2, 1, 0);
 }
 
+/* Attention with 1025 value features: more than its GPU kernel's threads hold. */
+static tt_tensor *tc_wide_attention_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    (void)w;
+    return tt_scaled_dot_product_attention(c, xs[0], xs[1], xs[2], NULL, false, 0.0f);
+}
+
 /* A node the GPU cannot run: refused naming it, the graph left on the CPU and correct; compiling
    again brings a moved graph back to the CPU; calls on a graph not on the GPU; NULLs. */
 static void test_refusals(void) {
@@ -589,6 +595,17 @@ static void test_refusals(void) {
         CHECK_EQ_INT(tt_graph_cuda_sync(g), TT_ERR_STATE);
     }
     tt_graph_destroy(g);
+    {
+        int64_t qs[4] = {1, 1, 2, 4}, ks[4] = {1, 1, 3, 4}, vs[4] = {1, 1, 3, 1025};
+        tt_tensor *qkv[3];
+        qkv[0] = tt_randn(c, 2, 4, qs);
+        qkv[1] = tt_randn(c, 3, 4, ks);
+        qkv[2] = tt_randn(c, 4, 4, vs);
+        g = tc_gpu_graph(c, tc_wide_attention_fn, NULL, qkv, 3, TT_MODE_DEFAULT, TT_PASS_ALL, &moved);
+        if (g && CHECK_EQ_INT(moved, TT_ERR_UNSUPPORTED))
+            CHECK(strstr(tt_graph_error(g), "(scaled_dot_product_attention): v has more than 1024 features") != NULL);
+        tt_graph_destroy(g);
+    }
     g = tc_gpu_graph(c, tc_relu_fn, NULL, &x, 1, TT_MODE_DEFAULT, TT_PASS_ALL, &moved);
     if (g && CHECK_EQ_INT(moved, TT_OK)) {
         CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_DEFAULT, 0u), TT_OK);      /* back on the CPU */
