@@ -661,10 +661,13 @@ __device__ void ttc_gemm_tile(const L &ld, int64_t M, int64_t N, int64_t K, int6
     }
 }
 
+/* Row tiles on grid x (up to 2^31: the many rows of a linear), column tiles on y and the
+   batch on z, each looping past its grid's limit. */
 __global__ void ttc_k_matmul(ttc_mm p) {
-    int64_t z, m0 = (int64_t)blockIdx.y * TTC_TM, n0 = (int64_t)blockIdx.x * TTC_TN;
+    int64_t z, n0, m0 = (int64_t)blockIdx.x * TTC_TM;
     int tx = (int)threadIdx.x % 16, ty = (int)threadIdx.x / 16, i, j, d;
-    for (z = blockIdx.z; z < p.n_batch; z += gridDim.z) {
+    for (z = blockIdx.z; z < p.n_batch; z += gridDim.z)
+    for (n0 = (int64_t)blockIdx.y * TTC_TN; n0 < p.N; n0 += (int64_t)gridDim.y * TTC_TN) {
         int64_t rest = z, oa = 0, ob = 0;
         float acc[4][4];
         ttc_mm_loader ld;
@@ -1147,13 +1150,10 @@ static bool ttc_run_gemm(tt_graph *g, const tt__call *c, tt_tensor *out, bool re
     ttc_batch_strides(&a2, p.nb, p.sab);
     ttc_batch_strides(&b2, p.nb, p.sbb);
     p.relu = relu;
-    if (out->numel == 0) return true;
-    if (p.K == 0) {                                    /* an empty sum: zeros (then bias, ReLU) */
-        TTC_LAUNCH(ttc_k_fill, ttc_blocks(out->numel), TTC_THREADS, ttc_of(g)->stream, (char *)p.c, (int)TT_F32, out->numel, 0.0f);
-        if (!ttc_launched(g, "the fill kernel")) return false;
-    }
+    if (out->numel == 0) return true;                  /* (K == 0: the tiles sum nothing, bias and ReLU still apply) */
     {
-        dim3 grid((unsigned)((p.N + TTC_TN - 1) / TTC_TN), (unsigned)((p.M + TTC_TM - 1) / TTC_TM),
+        int64_t n_tiles = (p.N + TTC_TN - 1) / TTC_TN;
+        dim3 grid((unsigned)((p.M + TTC_TM - 1) / TTC_TM), (unsigned)(n_tiles < TTC_MAX_BLOCKS ? n_tiles : TTC_MAX_BLOCKS),
                   (unsigned)(p.n_batch < TTC_MAX_BLOCKS ? p.n_batch : TTC_MAX_BLOCKS));
         TTC_LAUNCH(ttc_k_matmul, grid, TTC_THREADS, ttc_of(g)->stream, p);
     }
