@@ -105,6 +105,8 @@ compile-matrix:
 	$(CXX)   -std=c++17 $(WARN) -O2 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_cpp17.o
 	clang++  -std=c++17 $(WARN) -O2 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_clangxx_cpp17.o
 	$(GCC)   -std=c99   $(WARN) -O2 -DTT_STATIC -c tests/compile_c.c -o $(BUILD)/cm_static.o
+	$(GCC)   -std=c99   $(WARN) -O2 -DTT_CUDA -c tests/compile_c.c -o $(BUILD)/cm_cuda_decls.o
+	clang++  -std=c++17 $(WARN) -O2 -DTT_CUDA -x c++ -c tests/compile_c.c -o $(BUILD)/cm_cuda_decls_cpp.o
 	$(GCC)   -std=c99   $(WARN) -O3 -c tests/compile_c.c -o $(BUILD)/cm_gcc_o3.o
 	$(CXX)   -std=c++17 $(WARN) -O3 -x c++ -c tests/compile_c.c -o $(BUILD)/cm_gxx_o3.o
 	$(GCC)   -std=c99   $(WARN) -Wdouble-promotion -O2 -DTT_NO_THREADS -DTT_NO_STDIO -c tests/compile_c.c -o $(BUILD)/cm_nothreads.o
@@ -344,8 +346,15 @@ $(CUDA_DIR)/test_cuda_emu_asan: $(CUDA_TEST_DEPS) $(CUDA_DIR)/emu_backend_asan.o
 	$(CLANG) -std=c11 $(WARN) -O1 -g $(SANITIZE) -DTC_EMULATED -I$(CUDA_DIR) $(CUDA_TEST_SRCS) $(CUDA_DIR)/emu_backend_asan.o \
 	  -o $@ -fsanitize-link-c++-runtime $(LIBS) -lstdc++
 
-# One ISA pass (the CPU reference's kernels are the rest of the suite's business).
-cuda-emu: $(CUDA_DIR)/test_cuda_emu $(CUDA_DIR)/test_cuda_emu_asan cuda-planted
+$(CUDA_DIR)/cuda_emu_selftest: tests/cuda_emu_selftest.cpp tests/cuda_emu.h
+	@mkdir -p $(CUDA_DIR)
+	$(CXX) -std=c++17 $(WARN) -O2 -Itests $< -o $@
+
+# The emulator's own checks first (barriers, shuffles, atomics, capture, fault injection), then
+# the backend on one ISA pass (the CPU reference's kernels are the rest of the suite's business).
+cuda-emu: $(CUDA_DIR)/cuda_emu_selftest $(CUDA_DIR)/test_cuda_emu $(CUDA_DIR)/test_cuda_emu_asan cuda-planted
+	@./$(CUDA_DIR)/cuda_emu_selftest > $(CUDA_DIR)/cuda_emu_selftest.log 2>&1 || { cat $(CUDA_DIR)/cuda_emu_selftest.log; exit 1; }
+	@echo "cuda_emu_selftest (the emulator): $$(tail -n 1 $(CUDA_DIR)/cuda_emu_selftest.log)"
 	@TT_ISA=scalar ./$(CUDA_DIR)/test_cuda_emu > $(CUDA_DIR)/test_cuda_emu.log 2>&1 || { cat $(CUDA_DIR)/test_cuda_emu.log; exit 1; }
 	@grep 'op graphs:' $(CUDA_DIR)/test_cuda_emu.log
 	@echo "test_cuda_emu: $$(tail -n 1 $(CUDA_DIR)/test_cuda_emu.log)"
