@@ -61,7 +61,9 @@
  * ========================================================================== */
 
 #define TTC_THREADS 256                /* threads per block of every kernel */
-#define TTC_MAX_BLOCKS 65535           /* grid-stride loops past this */
+#ifndef TTC_MAX_BLOCKS
+#define TTC_MAX_BLOCKS 65535           /* grid-stride loops past this (the tests set it small) */
+#endif
 
 /* A tensor as a kernel sees it: the address of element (0,...,0) and strides (elements) on
    the loop's axes (0 where it broadcasts). */

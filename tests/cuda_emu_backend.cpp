@@ -7,6 +7,9 @@
 #define TTC_SOURCE "../tinytrace_cuda.cu"
 #endif
 #define TT_CUDA_EMU_HEADER "cuda_emu.h"
+/* At most 7 blocks per grid dimension: every kernel's loop past its grid (grid-stride loops,
+   rows, batches and tiles beyond the limit) runs on the tests' small sizes. */
+#define TTC_MAX_BLOCKS 7
 #include TTC_SOURCE
 #include "cuda_emu_knobs.h"
 
