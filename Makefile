@@ -371,8 +371,11 @@ cuda-planted: $(CUDA_DIR)/groups.inc $(EMU_DEPS) tests/cuda_planted.sh
 # nvcc: every architecture below that this nvcc offers (sm_75, sm_80, sm_90 at least), warnings as
 # errors; ptxas -v prints each kernel's registers, stack and spills, and any spill fails the build.
 # The benchmark's own kernel is built for sm_75 with its PTX (the driver compiles it for newer GPUs).
+# -fmad=false: nvcc would contract a*b+c into an FMA where the C source has two roundings, and
+# the elementwise expressions would differ from the CPU's in the last bits (the kernels' own
+# fmaf() calls stay FMAs).
 CUDA_ARCHS  ?= 75 80 86 89 90 100 120
-NVCC_FLAGS  := -std=c++17 -O3 -I. -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
+NVCC_FLAGS  := -std=c++17 -O3 -fmad=false -I. -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror
 NVCC_GENCODE = $(foreach a,$(filter $(CUDA_ARCHS),$(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed 's/compute_//')),-gencode arch=compute_$(a),code=sm_$(a))
 CUDA_LIB    := $(dir $(shell command -v $(NVCC) 2>/dev/null))../lib64
 HAVE_CUBLAS := $(wildcard $(CUDA_LIB)/libcublas.so)

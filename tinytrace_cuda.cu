@@ -1,7 +1,8 @@
 /* tinytrace_cuda.cu - the CUDA backend of tinytrace: the same compiled graphs on NVIDIA GPUs.
 
    BUILD
-     nvcc -O2 -c tinytrace_cuda.cu -I. -o tinytrace_cuda.o       (add -arch=sm_80 etc.)
+     nvcc -O3 -fmad=false -c tinytrace_cuda.cu -I. -o tinytrace_cuda.o   (add -arch=sm_80 etc.;
+       -fmad=false: a*b+c rounds twice, as the CPU's expressions; CUDA 12 or newer)
      cc -DTT_CUDA my_program.c tinytrace_cuda.o -lcudart -lm -lpthread   (the program defines
      TINYTRACE_IMPLEMENTATION in one file as usual; TT_CUDA declares the tt_cuda_* calls)
    The only dependency it adds is the CUDA runtime: no cuBLAS, no cuDNN, no NVRTC.
@@ -140,7 +141,7 @@ __device__ __forceinline__ float ttc_load(const char *p, int dt, int64_t i) {
     case TT_F16:  return ttc_f16_to_f32(((const uint16_t *)p)[i]);
     case TT_BF16: return ttc_bf16_to_f32(((const uint16_t *)p)[i]);
     case TT_I32:  return (float)((const int32_t *)p)[i];
-    case TT_BOOL: return (float)((const uint8_t *)p)[i];
+    case TT_BOOL: return ((const uint8_t *)p)[i] != 0 ? 1.0f : 0.0f;   /* any nonzero byte is true */
     default:      return ((const float *)p)[i];
     }
 }
@@ -163,11 +164,23 @@ typedef struct ttc_operand {
 
 __device__ __forceinline__ float ttc_get(ttc_operand o, int64_t i) { return ttc_load(o.p, o.dtype, i); }
 
+/* A bias (a 1-D tensor of any stride), or none (p NULL). */
+typedef struct ttc_bias_t {
+    ttc_operand o;
+    int64_t     stride;
+} ttc_bias_t;
+
+__device__ __forceinline__ float ttc_bias_at(ttc_bias_t b, int64_t i) { return ttc_get(b.o, i * b.stride); }
+
 /* What a tensor of dtype dt keeps of v (a cast's round trip). */
 __device__ __forceinline__ float ttc_round_trip(int dt, float v) {
-    char cell[4];
-    ttc_store(cell, dt, 0, v);
-    return ttc_load(cell, dt, 0);
+    switch (dt) {
+    case TT_F16:  return ttc_f16_to_f32(ttc_f32_to_f16(v));
+    case TT_BF16: return ttc_bf16_to_f32(ttc_f32_to_bf16(v));
+    case TT_I32:  return (float)ttc_to_i32(v);
+    case TT_BOOL: return v != 0.0f ? 1.0f : 0.0f;
+    default:      return v;
+    }
 }
 
 /* The element offset of linear index i (row-major over s) in a view with strides st. */
@@ -253,6 +266,9 @@ __device__ __forceinline__ void ttc_program_at(const ttc_program_args *a, int64_
         }
     }
 }
+
+/* Kernel parameters go by value: 4 KiB at most on every architecture and toolkit. */
+static_assert(sizeof(ttc_program_args) <= 4096, "ttc_program_args: over 4 KiB of kernel parameters (TT_MAX_DIMS?)");
 
 __global__ void ttc_k_program(ttc_program_args a) {
     int64_t i;
@@ -383,9 +399,10 @@ typedef struct ttc_rows {
 } ttc_rows;
 
 /* The sum of v over the block, the same in every thread: warp shuffles, then the warps'
-   partial sums in order by the first warp. A fixed tree: the same bits every run. */
-__device__ float ttc_block_sum(float v) {
-    __shared__ float part[TTC_THREADS / 32];
+   partial sums in order by every thread. A fixed tree: the same bits every run. Sums are in
+   double, as the CPU's (tt__wide): a mean of large values keeps its digits. */
+__device__ double ttc_block_sum(double v) {
+    __shared__ double part[TTC_THREADS / 32];
     int lane = (int)(threadIdx.x & 31), warp = (int)(threadIdx.x >> 5), k;
     for (k = 16; k > 0; k >>= 1) v += __shfl_xor_sync(0xffffffffu, v, k);
     __syncthreads();                                  /* part[] is free: the last call's readers are done */
@@ -446,7 +463,7 @@ __device__ __forceinline__ float ttc_row_x(const ttc_rows *r, int64_t base, int6
 __device__ void ttc_reduce_row(const ttc_rows *r, int64_t row) {
     int64_t xb = ttc_offset(&r->outer, r->xo, row), yb = ttc_offset(&r->outer, r->yo, row), K = r->inner.numel, k;
     int t = (int)threadIdx.x, op = r->op;
-    float acc, result;
+    double acc, result;
     if (op == TT__OP_ARGMAX || op == TT__OP_ARGMIN) {
         bool want_max = op == TT__OP_ARGMAX;
         float best = 0.0f;
@@ -462,41 +479,43 @@ __device__ void ttc_reduce_row(const ttc_rows *r, int64_t row) {
     }
     if (op == TT__OP_MAX || op == TT__OP_MIN) {
         bool want_max = op == TT__OP_MAX;
-        acc = want_max ? -INFINITY : INFINITY;
+        float m = want_max ? -INFINITY : INFINITY;
         for (k = t; k < K; k += TTC_THREADS) {
             float v = ttc_row_x(r, xb, k);
-            acc = want_max ? tt__maxf(acc, v) : tt__minf(acc, v);
+            m = want_max ? tt__maxf(m, v) : tt__minf(m, v);
         }
-        result = ttc_block_extreme(acc, want_max);
+        result = ttc_block_extreme(m, want_max);
     } else if (op == TT__OP_PROD) {
-        __shared__ float part[TTC_THREADS];
-        acc = 1.0f;
+        __shared__ double part[TTC_THREADS];
+        acc = 1.0;
         for (k = t; k < K; k += TTC_THREADS) acc *= ttc_row_x(r, xb, k);
         __syncthreads();
         part[t] = acc;
         __syncthreads();
-        result = 1.0f;
+        result = 1.0;
         for (k = 0; k < TTC_THREADS; k++) result *= part[k];
     } else {
-        float mean;
-        acc = 0.0f;
+        double mean;
+        acc = 0.0;
         for (k = t; k < K; k += TTC_THREADS) acc += ttc_row_x(r, xb, k);
         result = ttc_block_sum(acc);
-        mean = result / (float)K;
+        mean = result / (double)K;
         if (op == TT__OP_MEAN) result = mean;
         if (op == TT__OP_VAR || op == TT__OP_STD) {
-            float dof = (float)K - (float)r->correction;
-            acc = 0.0f;
+            double dof = (double)K - (double)r->correction;
+            acc = 0.0;
             for (k = t; k < K; k += TTC_THREADS) {
-                float d = ttc_row_x(r, xb, k) - mean;
+                double d = ttc_row_x(r, xb, k) - mean;
                 acc += d * d;
             }
-            result = ttc_block_sum(acc) / (dof > 0.0f ? dof : 0.0f);
-            if (op == TT__OP_STD) result = sqrtf(result);
+            result = ttc_block_sum(acc) / (dof > 0.0 ? dof : 0.0);
+            if (op == TT__OP_STD) result = sqrt(result);
         }
     }
-    if (t == 0) r->y[yb] = result;
+    if (t == 0) r->y[yb] = (float)result;
 }
+
+static_assert(sizeof(ttc_rows) <= 4096, "ttc_rows: over 4 KiB of kernel parameters (TT_MAX_DIMS?)");
 
 __global__ void ttc_k_reduce(ttc_rows r) {
     int64_t row;
@@ -507,14 +526,17 @@ __global__ void ttc_k_reduce(ttc_rows r) {
 __device__ void ttc_softmax_row(const ttc_rows *r, int64_t row) {
     int64_t xb = ttc_offset(&r->outer, r->xo, row), yb = ttc_offset(&r->outer, r->yo, row), K = r->inner.numel, k;
     int t = (int)threadIdx.x;
-    float mx = -INFINITY, sum = 0.0f;
+    float mx = -INFINITY, inv, lse;
+    double sum = 0.0;
     for (k = t; k < K; k += TTC_THREADS) mx = tt__maxf(mx, ttc_row_x(r, xb, k));
     mx = ttc_block_extreme(mx, true);
     for (k = t; k < K; k += TTC_THREADS) sum += tt__expf(ttc_row_x(r, xb, k) - mx);
     sum = ttc_block_sum(sum);
+    inv = (float)(1.0 / sum);                          /* as tt__softmax_row */
+    lse = mx + (float)log(sum);
     for (k = t; k < K; k += TTC_THREADS) {
         float x = ttc_row_x(r, xb, k);
-        float y = r->op == TT__OP_LOG_SOFTMAX ? x - (mx + logf(sum)) : tt__expf(x - mx) / sum;
+        float y = r->op == TT__OP_LOG_SOFTMAX ? x - lse : tt__expf(x - mx) * inv;
         r->y[yb + ttc_offset(&r->inner, r->yi, k)] = y;
     }
 }
@@ -531,19 +553,21 @@ __device__ void ttc_norm_row(const ttc_rows *r, int64_t row, int64_t ch0) {
     int64_t xb = ttc_offset(&r->outer, r->xo, row), yb = ttc_offset(&r->outer, r->yo, row), K = r->inner.numel, k;
     int t = (int)threadIdx.x;
     bool layer = r->op == TT__OP_LAYER_NORM;
-    float mean = 0.0f, acc = 0.0f, rstd;
+    double mean = 0.0, acc = 0.0;
+    float m, rstd;
     if (layer) {
         for (k = t; k < K; k += TTC_THREADS) acc += ttc_row_x(r, xb, k);
-        mean = ttc_block_sum(acc) / (float)K;
-        acc = 0.0f;
+        mean = ttc_block_sum(acc) / (double)K;
+        acc = 0.0;
     }
     for (k = t; k < K; k += TTC_THREADS) {
-        float d = ttc_row_x(r, xb, k) - mean;
+        double d = ttc_row_x(r, xb, k) - mean;
         acc += d * d;
     }
-    rstd = 1.0f / sqrtf(ttc_block_sum(acc) / (float)K + r->eps);
+    rstd = (float)(1.0 / sqrt(ttc_block_sum(acc) / (double)K + (double)r->eps));
+    m = (float)mean;
     for (k = t; k < K; k += TTC_THREADS) {
-        float y = (ttc_row_x(r, xb, k) - mean) * rstd;
+        float y = (ttc_row_x(r, xb, k) - m) * rstd;
         if (r->w.p) y *= ttc_load(r->w.p, r->w.dtype, ch0 * r->w.st[0] + ttc_offset(&r->inner, r->w.st, k));
         if (r->b.p) y += ttc_load(r->b.p, r->b.dtype, ch0 * r->b.st[0] + ttc_offset(&r->inner, r->b.st, k));
         r->y[yb + ttc_offset(&r->inner, r->yi, k)] = y;
@@ -592,7 +616,8 @@ __global__ void ttc_k_batch_norm(ttc_bn p) {
 
 /* C[b] = A[b] B[b] (+ bias, ReLU) for a batch of products; A(m,k) and B(k,n) through strides. */
 typedef struct ttc_mm {
-    ttc_operand a, b, bias;            /* bias: per column n (p NULL: none) */
+    ttc_operand a, b;
+    ttc_bias_t bias;                   /* per column n */
     float   *c;
     int64_t  M, N, K;
     int64_t  sam, sak, sbk, sbn;
@@ -605,7 +630,8 @@ typedef struct ttc_mm {
 /* A convolution as a GEMM per (image, group): A = the group's weights [Og, Cg*KH*KW],
    B = the image's columns [Cg*KH*KW, OH*OW] made on the fly, C = the output plane block. */
 typedef struct ttc_conv {
-    ttc_operand x, w, bias;
+    ttc_operand x, w;
+    ttc_bias_t bias;                   /* per output channel */
     float   *y;
     int64_t  N, C, H, W, O, OH, OW, KH, KW, G;
     int64_t  xs[4], ws[4];             /* strides of x and of the weight */
@@ -688,7 +714,7 @@ __global__ void ttc_k_matmul(ttc_mm p) {
                 int64_t m = m0 + ty + 16 * i, n = n0 + tx + 16 * j;
                 float v = acc[i][j];
                 if (m >= p.M || n >= p.N) continue;
-                if (p.bias.p) v += ttc_get(p.bias, n);
+                if (p.bias.o.p) v += ttc_bias_at(p.bias, n);
                 if (p.relu) v = tt__reluf(v);
                 p.c[z * p.M * p.N + m * p.N + n] = v;
             }
@@ -712,7 +738,7 @@ __global__ void ttc_k_conv_gemm(ttc_conv p) {
                 int64_t m = m0 + ty + 16 * i, n = n0 + tx + 16 * j, o = g * Og + m;
                 float v = acc[i][j];
                 if (m >= M || n >= N) continue;
-                if (p.bias.p) v += ttc_get(p.bias, o);
+                if (p.bias.o.p) v += ttc_bias_at(p.bias, o);
                 if (p.relu) v = tt__reluf(v);
                 p.y[(img * p.O + o) * N + n] = v;
             }
@@ -737,7 +763,7 @@ __global__ void ttc_k_conv_direct(ttc_conv p) {
                                ttc_get(p.x, img * p.xs[0] + (g * Cg + c) * p.xs[1] + ih * p.xs[2] + iw * p.xs[3]), acc);
                 }
             }
-        if (p.bias.p) acc += ttc_get(p.bias, o);
+        if (p.bias.o.p) acc += ttc_bias_at(p.bias, o);
         if (p.relu) acc = tt__reluf(acc);
         p.y[i] = acc;
     }
@@ -747,7 +773,8 @@ __global__ void ttc_k_conv_direct(ttc_conv p) {
    leading axes of size 1): one thread per output, in (channel, kd, kh, kw) order. A
    transposed convolution's output position q takes input i where q = i*s - p + k*d. */
 typedef struct ttc_convnd {
-    const float *x, *w, *bias;
+    const float *x, *w;
+    ttc_bias_t bias;
     float   *y;
     int64_t  N, C, O, G;
     int64_t  in[3], out[3], k[3], s[3], p[3], d[3];
@@ -792,7 +819,7 @@ __global__ void ttc_k_conv_nd(ttc_convnd p) {
                 }
             }
         }
-        if (p.bias) acc += p.bias[o];
+        if (p.bias.o.p) acc += ttc_bias_at(p.bias, o);
         p.y[i] = acc;
     }
 }
@@ -938,7 +965,8 @@ __global__ void ttc_k_attention(ttc_att a) {
     for (d = 0; d < a.nb; d++) n_batch *= a.batch[d];
     for (row = blockIdx.x; row < n_batch * a.L; row += gridDim.x) {
         int64_t b = row / a.L, i = row % a.L, rest = b, oq = 0, ok = 0, ov = 0, om = 0;
-        float mx = -INFINITY, l = 0.0f, acc[TTC_ATT_FEATURES];
+        float mx = -INFINITY, acc[TTC_ATT_FEATURES];
+        double l = 0.0;
         const float *qp, *kb, *vb;
         for (d = a.nb - 1; d >= 0; d--) {
             int64_t k = rest % a.batch[d];
@@ -971,7 +999,7 @@ __global__ void ttc_k_attention(ttc_att a) {
         l = ttc_block_sum(l);
         for (q = 0; q < TTC_ATT_FEATURES; q++) {
             int64_t e = t + (int64_t)q * TTC_THREADS;
-            if (e < a.Ev) a.y[row * a.Ev + e] = acc[q] / l;
+            if (e < a.Ev) a.y[row * a.Ev + e] = a.S == 0 ? 0.0f : (float)(acc[q] / l);   /* no keys: zeros, as the CPU */
         }
     }
 }
@@ -1102,15 +1130,15 @@ static ttc_operand ttc_operand_of(const tt_graph *g, const tt_tensor *t) {
     return o;
 }
 
-/* A linear's or convolution's bias (input 2), contiguous, or none. */
-static bool ttc_bias(tt_graph *g, const tt__call *c, ttc_operand *bias) {
+/* A linear's or convolution's bias (input 2), or none. */
+static ttc_bias_t ttc_bias(const tt_graph *g, const tt__call *c) {
     const tt_tensor *b = c->n_in > 2 ? c->in[2] : NULL;
-    memset(bias, 0, sizeof *bias);
-    if (!b) return true;
-    if (b->stride[0] != 1 && b->shape[0] > 1)
-        return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: %s: the GPU takes a contiguous bias", ttc_of(g)->fn, c->name) == TT_OK;
-    *bias = ttc_operand_of(g, b);
-    return true;
+    ttc_bias_t bias;
+    memset(&bias, 0, sizeof bias);
+    if (!b) return bias;
+    bias.o = ttc_operand_of(g, b);
+    bias.stride = b->stride[0];
+    return bias;
 }
 
 /* matmul (torch.matmul) and linear (x W^T): a batch of products with broadcast batch axes. */
@@ -1127,7 +1155,7 @@ static bool ttc_run_gemm(tt_graph *g, const tt__call *c, tt_tensor *out, bool re
         w.stride[0] = c->in[1]->stride[1];
         w.stride[1] = c->in[1]->stride[0];
         tt__matmul_operands(c->in[0], &w, &a2, &b2);
-        if (!ttc_bias(g, c, &p.bias)) return false;
+        p.bias = ttc_bias(g, c);
     } else {
         tt__matmul_operands(c->in[0], c->in[1], &a2, &b2);
     }
@@ -1173,7 +1201,7 @@ static bool ttc_run_conv(tt_graph *g, const tt__call *c, tt_tensor *out, bool re
     tt__conv_as_2d(c->in[1], &w4);
     p.x = ttc_operand_of(g, c->in[0]);
     p.w = ttc_operand_of(g, c->in[1]);
-    if (!ttc_bias(g, c, &p.bias)) return false;
+    p.bias = ttc_bias(g, c);
     p.y = (float *)ttc_ptr(g, out);
     p.N = x4.shape[0]; p.C = x4.shape[1]; p.H = x4.shape[2]; p.W = x4.shape[3];
     p.O = w4.shape[0]; p.KH = w4.shape[2]; p.KW = w4.shape[3];
@@ -1211,9 +1239,7 @@ static bool ttc_run_conv_nd(tt_graph *g, const tt__call *c, tt_tensor *out) {
     memset(&p, 0, sizeof p);
     p.x = ttc_fptr(g, x);
     p.w = ttc_fptr(g, w);
-    p.bias = c->n_in > 2 && c->in[2] ? ttc_fptr(g, c->in[2]) : NULL;
-    if (p.bias && c->in[2]->stride[0] != 1 && c->in[2]->shape[0] > 1)
-        return tt__gfail(g, TT_ERR_UNSUPPORTED, "%s: %s: the GPU takes a contiguous bias", ttc_of(g)->fn, c->name) == TT_OK;
+    p.bias = ttc_bias(g, c);
     p.y = (float *)ttc_ptr(g, out);
     p.transpose = c->op == TT__OP_CONV_TRANSPOSE;
     p.N = x->shape[0];
@@ -1748,14 +1774,12 @@ static bool ttc_upload_inputs(tt_graph *g, const void *const *d_inputs) {
     for (i = 0; i < g->tape.n_inputs; i++) {
         v = g->tape.inputs[i];
         if (g->offset[v] < 0) continue;
-        if (d_inputs) {
-            tt__rt_planned(g, v);
+        if (d_inputs) {                                /* the header (its offset, strides) is kept */
             if (!ttc_check(g, cudaMemcpyAsync(d->base[v], d_inputs[i], ttc_value_bytes(g, v), cudaMemcpyDeviceToDevice,
                                               d->stream), fn, "copying an input on the device")) return false;
         } else if (!ttc_check(g, cudaMemcpyAsync(d->base[v], tt__ptr(&g->rt[v]), ttc_value_bytes(g, v), cudaMemcpyHostToDevice,
                                                  d->stream), fn, "uploading an input")) return false;
     }
-    if (g->mode == TT_MODE_REDUCE_OVERHEAD && d->captured) return true;
     for (v = 0; v < g->n_traced_values; v++) {
         const tt_tensor *t = &g->rt[v];
         if (d->param_at[v] < 0 || g->tape.values[v].kind != TT__V_PARAM) continue;
@@ -1769,6 +1793,33 @@ static bool ttc_upload_inputs(tt_graph *g, const void *const *d_inputs) {
     return true;
 }
 
+/* Every entry point: its name for messages, and the graph's device made current (the
+   calling thread may be another, or another graph may have made another device current). */
+static bool ttc_enter(tt_graph *g, const char *fn) {
+    ttc_graph *d = ttc_of(g);
+    d->fn = fn;
+    return ttc_check(g, cudaSetDevice(d->device), fn, "cudaSetDevice");
+}
+
+/* REDUCE_OVERHEAD: the node walk captured as a CUDA graph (each launch recorded, not run). */
+static bool ttc_capture(tt_graph *g) {
+    ttc_graph *d = ttc_of(g);
+    tt_status st;
+    if (!ttc_check(g, cudaStreamBeginCapture(d->stream, cudaStreamCaptureModeThreadLocal), d->fn, "cudaStreamBeginCapture"))
+        return false;
+    st = tt__graph_exec(g, g->cpu.scratch, NULL);
+    if (!ttc_check(g, cudaStreamEndCapture(d->stream, &d->cgraph), d->fn, "cudaStreamEndCapture") || st != TT_OK) return false;
+    return ttc_check(g, cudaGraphInstantiate(&d->cexec, d->cgraph, 0), d->fn, "cudaGraphInstantiate");
+}
+
+/* A replay runs no node walk: the view nodes' headers (an output may view an input, whose
+   header is this run's tensor) are made again on the host, as the walk would. */
+static void ttc_refresh_views(tt_graph *g) {
+    int p;
+    for (p = 0; p < g->n_order; p++)
+        if (tt__is_view_op(g->tape.nodes[g->order[p]].op)) tt__graph_exec_node(g, g->cpu.scratch, p, NULL);
+}
+
 /* The nodes: launched one by one, or (REDUCE_OVERHEAD) captured once as a CUDA graph, then
    replayed. */
 static bool ttc_run_nodes(tt_graph *g) {
@@ -1777,16 +1828,16 @@ static bool ttc_run_nodes(tt_graph *g) {
     if (d->has_index && !ttc_check(g, cudaMemsetAsync(d->bad_index, 0, sizeof(int), d->stream), fn, "clearing the index flag"))
         return false;
     if (g->mode != TT_MODE_REDUCE_OVERHEAD) return tt__graph_exec(g, g->cpu.scratch, NULL) == TT_OK;
-    if (!d->captured) {
-        tt_status st;
-        if (!ttc_check(g, cudaStreamBeginCapture(d->stream, cudaStreamCaptureModeThreadLocal), fn, "cudaStreamBeginCapture"))
-            return false;
-        st = tt__graph_exec(g, g->cpu.scratch, NULL);
-        if (!ttc_check(g, cudaStreamEndCapture(d->stream, &d->cgraph), fn, "cudaStreamEndCapture") || st != TT_OK)
-            return false;
-        if (!ttc_check(g, cudaGraphInstantiate(&d->cexec, d->cgraph, 0), fn, "cudaGraphInstantiate")) return false;
-        d->captured = true;
+    if (d->captured) {                                 /* the views' headers follow this run's inputs */
+        ttc_refresh_views(g);
+        return ttc_check(g, cudaGraphLaunch(d->cexec, d->stream), fn, "cudaGraphLaunch");
     }
+    if (!ttc_capture(g)) {
+        if (d->cgraph) cudaGraphDestroy(d->cgraph);
+        d->cgraph = NULL;
+        return false;
+    }
+    d->captured = true;
     return ttc_check(g, cudaGraphLaunch(d->cexec, d->stream), fn, "cudaGraphLaunch");
 }
 
@@ -1795,8 +1846,7 @@ static bool ttc_run_nodes(tt_graph *g) {
 static tt_status ttc_run(tt_graph *g) {
     ttc_graph *d = ttc_of(g);
     int i;
-    d->fn = "tt_graph_run";
-    if (!ttc_upload_inputs(g, NULL) || !ttc_run_nodes(g)) return g->err.status ? g->err.status : TT_ERR_BACKEND;
+    if (!ttc_enter(g, "tt_graph_run") || !ttc_upload_inputs(g, NULL) || !ttc_run_nodes(g)) return g->err.status ? g->err.status : TT_ERR_BACKEND;
     for (i = 0; i < g->n_outputs; i++) {
         int r = g->root[tt__rv(g, g->outputs[i])];
         if (g->offset[r] < 0) continue;                /* a constant or an input: the host has it */
@@ -1824,8 +1874,7 @@ static tt_status ttc_sync(tt_graph *g) {
 /* tt_graph_check: the inputs (and parameters) to the device, the index flag cleared. */
 static tt_status ttc_load_inputs(tt_graph *g) {
     ttc_graph *d = ttc_of(g);
-    d->fn = "tt_graph_check";
-    if (!ttc_upload_inputs(g, NULL)) return g->err.status;
+    if (!ttc_enter(g, "tt_graph_check") || !ttc_upload_inputs(g, NULL)) return g->err.status;
     if (d->has_index && !ttc_check(g, cudaMemsetAsync(d->bad_index, 0, sizeof(int), d->stream), d->fn,
                                    "clearing the index flag"))
         return g->err.status;
@@ -1850,6 +1899,7 @@ static tt_status ttc_fetch(tt_graph *g, int p) {
 static void ttc_free_state(tt_graph *g, ttc_graph *d) {
     const tt_allocator *al = &g->tape.alloc;
     if (!d) return;
+    cudaSetDevice(d->device);                          /* its memory and stream are that device's */
     if (d->cexec) cudaGraphExecDestroy(d->cexec);
     if (d->cgraph) cudaGraphDestroy(d->cgraph);
     cudaFree(d->arena);
@@ -1999,7 +2049,7 @@ static tt_status ttc_prepare(tt_graph *g) {
     d->prog = (ttc_prog *)tt__galloc(g, sizeof(ttc_prog) * (size_t)g->tape.n_nodes);
     if (!d->base || !d->param_at || !d->prog) return tt__gfail(g, TT_ERR_OOM, "tt_graph_to_cuda: out of memory");
     if (!ttc_check(g, cudaSetDevice(d->device), "tt_graph_to_cuda", "cudaSetDevice") ||
-        !ttc_check(g, cudaStreamCreateWithFlags(&d->stream, cudaStreamNonBlocking), "tt_graph_to_cuda", "cudaStreamCreate") ||
+        !ttc_check(g, cudaStreamCreate(&d->stream), "tt_graph_to_cuda", "cudaStreamCreate") ||
         !ttc_upload_weights(g, d) || !ttc_upload_programs(g, d))
         return g->err.status;
     for (p = 0; p < g->n_order; p++) {
@@ -2043,6 +2093,17 @@ bool tt_cuda_device_name(int device, char *buf, size_t size) {
 
 const char *tt_cuda_error(void) { return ttc_last_error; }
 
+/* A parameter (not frozen: read from the user's tensor at every run) that is not contiguous,
+   or -1. */
+static int ttc_strided_param(const tt_graph *g) {
+    int v;
+    for (v = 0; v < g->n_traced_values; v++) {
+        const tt__value *val = &g->tape.values[v];
+        if (ttc_is_weight(g, v) && val->kind == TT__V_PARAM && !tt_is_contiguous(val->ref ? val->ref : &val->meta)) return v;
+    }
+    return -1;
+}
+
 tt_status tt_graph_to_cuda(tt_graph *g, int device) {
     ttc_graph *d;
     int n, p;
@@ -2060,6 +2121,12 @@ tt_status tt_graph_to_cuda(tt_graph *g, int device) {
                              "kernel reads f32, input %d is not; g stays on the CPU", g->order[p],
                              tt__op_table[node->op].name, ttc_unreadable_input(g, node));
     }
+    if (ttc_strided_param(g) >= 0) {
+        const tt__value *val = &g->tape.values[ttc_strided_param(g)];
+        return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_to_cuda: parameter '%s' %S is not contiguous: the GPU uploads "
+                         "parameters as they are at each run (make it contiguous, or freeze the graph: TT_PASS_FREEZE); "
+                         "g stays on the CPU", val->name, val->ref ? val->ref : &val->meta);
+    }
     n = tt_cuda_device_count();
     if (device < 0 || device >= n)
         return tt__gfail(g, TT_ERR_BACKEND, "tt_graph_to_cuda: device is %d, %d CUDA devices found%s%s; g stays on the CPU",
@@ -2067,6 +2134,7 @@ tt_status tt_graph_to_cuda(tt_graph *g, int device) {
     d = (ttc_graph *)tt__galloc(g, sizeof(ttc_graph));
     if (!d) return tt__gfail(g, TT_ERR_OOM, "tt_graph_to_cuda: out of memory");
     d->device = device;
+    d->fn = "tt_graph_to_cuda";
     g->device = d;
     if (ttc_prepare(g) != TT_OK) {
         ttc_free_state(g, d);
@@ -2089,8 +2157,7 @@ tt_status tt_graph_run_cuda(tt_graph *g, const void *const *d_inputs, void *cons
         if (!d_inputs[i]) return tt__gfail(g, TT_ERR_ARG, "tt_graph_run_cuda: d_inputs[%d] is NULL", i);
     g->has_run = false;                                /* the host arena does not hold these outputs */
     if (g->mode != TT_MODE_REDUCE_OVERHEAD) tt__bind_params(g);
-    ttc_of(g)->fn = "tt_graph_run_cuda";
-    if (!ttc_upload_inputs(g, d_inputs) || !ttc_run_nodes(g)) return g->err.status;
+    if (!ttc_enter(g, "tt_graph_run_cuda") || !ttc_upload_inputs(g, d_inputs) || !ttc_run_nodes(g)) return g->err.status;
     for (i = 0; d_outputs && i < g->n_outputs; i++) {
         const tt_tensor *o = &g->rt[tt__rv(g, g->outputs[i])];
         tt_tensor dst = *o;
@@ -2122,6 +2189,7 @@ tt_status tt_graph_run_cuda(tt_graph *g, const void *const *d_inputs, void *cons
 tt_status tt_graph_cuda_sync(tt_graph *g) {
     if (!g) return TT_ERR_ARG;
     if (!tt_graph_on_cuda(g)) return tt__gfail(g, TT_ERR_STATE, "tt_graph_cuda_sync: g is not on the GPU (tt_graph_to_cuda)");
+    if (!ttc_enter(g, "tt_graph_cuda_sync")) return g->err.status;
     return ttc_sync(g);
 }
 

@@ -370,6 +370,86 @@ static void test_half_weights(void) {
     tt_ctx_destroy(wc);
 }
 
+/* The kernels' less common paths, one small graph each. */
+static tt_tensor *tc_grouped_conv_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    tt_tensor *const *p = (tt_tensor *const *)w;
+    return tt_conv2d(c, xs[0], p[0], p[1], 1, 1, 1, 2);      /* 65 filters per group: two GEMM row tiles */
+}
+static tt_tensor *tc_conv1d_gemm_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    return tt_conv1d(c, xs[0], (tt_tensor *)w, NULL, 2, 1, 1, 1);   /* 32 filters: the GEMM path */
+}
+static tt_tensor *tc_attention_fn3(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    return tt_scaled_dot_product_attention(c, xs[0], xs[1], xs[2], (tt_tensor *)w, false, 0.0f);
+}
+static tt_tensor *tc_argmax_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    tt_tensor *a = tt_cast(c, tt_argmax(c, xs[0], 1, false), TT_F32);
+    tt_tensor *b = tt_cast(c, tt_argmin(c, xs[0], 0, false), TT_F32);
+    (void)w;
+    return tt_add(c, tt_sum(c, a, NULL, 0, false), tt_mul_scalar(c, tt_sum(c, b, NULL, 0, false), 100.0f));
+}
+static tt_tensor *tc_moments_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    tt_tensor *v = tt_var(c, xs[0], NULL, 0, 1, true);
+    tt_tensor *sd = tt_std(c, xs[0], NULL, 0, 0, true);
+    (void)w;
+    return tt_add(c, tt_mul_scalar(c, v, 1000.0f), tt_sub(c, tt_mean(c, xs[0], NULL, 0, true), sd));
+}
+static tt_tensor *tc_bool_bytes_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    (void)w;
+    return tt_sum(c, tt_cast(c, xs[0], TT_F32), NULL, 0, false);
+}
+
+/* A grouped convolution through the implicit GEMM (65 filters per group: two row tiles), a
+   conv1d through it, attention with 600 value features (two per thread), with a query whose
+   keys are all masked (NaN, as on the CPU) and with no keys (zeros), argmax/argmin with ties
+   and NaN, moments of values near 10000 (sums in double), bool bytes other than 1. */
+static void test_edges(void) {
+    tt_ctx *c = tu_ctx(), *wc = tu_ctx();
+    int64_t xs4[4] = {1, 4, 5, 6}, w130[4] = {130, 2, 3, 3}, x3[3] = {2, 4, 9}, w32[3] = {32, 4, 3};
+    int64_t qs[4] = {2, 3, 4, 8}, ks[4] = {2, 3, 7, 8}, vs[4] = {2, 3, 7, 600}, ms[2] = {4, 7};
+    int64_t q0[3] = {1, 2, 8}, k0[3] = {1, 0, 8}, v0[3] = {1, 0, 5}, as[2] = {4, 6}, n = 8192, four = 4;
+    static const float ties[24] = {1, 3, 3, 0, 2, 3,   5, 5, 5, 5, 5, 5,   0, 1, 0, 1, 0, 1,   2, 0, 4, 0, 4, 2};
+    static const uint8_t mask[28] = {1, 0, 1, 1, 0, 1, 1,  0, 0, 0, 0, 0, 0, 0,  1, 1, 1, 1, 1, 1, 1,  0, 0, 0, 0, 0, 0, 1};
+    static const uint8_t bytes[4] = {2, 0, 255, 1};
+    float *big = (float *)malloc(sizeof(float) * 8192), tiesnan[24];
+    tt_tensor *p[2], *x[3], *x2[3], *m, *wb;
+    int i;
+    p[0] = tu_param(wc, 1, 4, w130, 0.2f, 0.0f);
+    p[1] = tu_param1(wc, 2, 130, 0.1f, 0.0f);
+    x[0] = tt_randn(c, 3, 4, xs4);
+    x2[0] = tt_randn(c, 4, 4, xs4);
+    tc_check_model(tc_grouped_conv_fn, p, c, x, x2, 1, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE, "grouped GEMM conv");
+    wb = tu_param(wc, 5, 3, w32, 0.3f, 0.0f);
+    x[0] = tt_randn(c, 6, 3, x3);
+    x2[0] = tt_randn(c, 7, 3, x3);
+    tc_check_model(tc_conv1d_gemm_fn, wb, c, x, x2, 1, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE, "conv1d GEMM");
+    x[0] = tt_randn(c, 8, 4, qs);
+    x[1] = tt_randn(c, 9, 4, ks);
+    x[2] = tt_randn(c, 10, 4, vs);
+    x2[0] = tt_randn(c, 11, 4, qs);
+    x2[1] = tt_randn(c, 12, 4, ks);
+    x2[2] = tt_randn(c, 13, 4, vs);
+    tc_check_model(tc_attention_fn3, NULL, c, x, x2, 3, TT_MODE_DEFAULT, TT_PASS_ALL, "attention, 600 features");
+    m = tt_from_data(wc, TT_BOOL, 2, ms, mask);                                 /* query 1 sees no key */
+    tc_check_model(tc_attention_fn3, m, c, x, x2, 3, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE, "attention, a query masked out");
+    x[0] = tt_randn(c, 14, 3, q0);
+    x[1] = tt_zeros(c, TT_F32, 3, k0);
+    x[2] = tt_zeros(c, TT_F32, 3, v0);
+    tc_check_model(tc_attention_fn3, NULL, c, x, x, 3, TT_MODE_DEFAULT, TT_PASS_ALL, "attention, no keys");
+    memcpy(tiesnan, ties, sizeof ties);
+    tiesnan[20] = NAN;                                                          /* row 3: the NaN wins */
+    x[0] = tt_from_data(c, TT_F32, 2, as, ties);
+    x2[0] = tt_from_data(c, TT_F32, 2, as, tiesnan);
+    tc_check_model(tc_argmax_fn, NULL, c, x, x2, 1, TT_MODE_DEFAULT, TT_PASS_ALL, "argmax, ties and NaN");
+    for (i = 0; big && i < 8192; i++) big[i] = 10000.0f + 0.01f * (float)i;
+    x[0] = big ? tt_from_data(c, TT_F32, 1, &n, big) : NULL;
+    if (CHECK(x[0] != NULL)) tc_check_model(tc_moments_fn, NULL, c, x, x, 1, TT_MODE_DEFAULT, TT_PASS_ALL, "moments near 10000");
+    x[0] = tt_from_data(c, TT_BOOL, 1, &four, bytes);
+    tc_check_model(tc_bool_bytes_fn, NULL, c, x, x, 1, TT_MODE_DEFAULT, TT_PASS_ALL, "bool bytes 2 and 255");
+    free(big);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+
 /* Rows longer than a block (300 > 256 threads): softmax on a middle axis, reductions over two
    axes with a view input, var with a correction, argmax, layer norm over two axes. */
 static tt_tensor *tc_rows_fn(tt_ctx *c, tt_tensor *const *xs, const void *w) {
@@ -516,6 +596,51 @@ static void test_reduce_overhead(void) {
 #ifdef TC_EMULATED
         CHECK_EQ_INT(tc_emu_graph_launches() - launches, 3);   /* captured once, replayed each run */
 #endif
+    }
+    tt_graph_destroy(g);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+
+/* REDUCE_OVERHEAD, two outputs, one a view of the input: the replay gives this run's input
+   (the view's header is made again), and a parameter changed between runs is read again, as
+   the CPU reads it; then a device-pointer run between two bound runs leaves the binding alone. */
+static void test_reduce_overhead_views_and_params(void) {
+    tt_ctx *c = tu_ctx(), *wc = tu_ctx();
+    int64_t s[2] = {3, 5}, sw = 5;
+    tt_tensor *x = tt_randn(c, 1, 2, s), *w = tt_randn(wc, 2, 1, &sw), *y[2];
+    tt_graph *g;
+    int run;
+    tt_trace_begin(c);
+    tt_trace_input(c, x, "x");
+    y[0] = tt_transpose(c, x, 0, 1);
+    y[1] = tt_exp(c, tt_mul(c, x, w));
+    g = tt_trace_end(c, y, 2);
+    if (!CHECK(g != NULL) || !CHECK_EQ_INT(tt_graph_compile(g, TT_MODE_REDUCE_OVERHEAD, TT_PASS_ALL), TT_OK) ||
+        !CHECK_EQ_INT(tt_graph_to_cuda(g, 0), TT_OK) || !CHECK_EQ_INT(tt_graph_bind(g, &x, 1), TT_OK)) {
+        tt_graph_destroy(g);
+        tt_ctx_destroy(c);
+        tt_ctx_destroy(wc);
+        return;
+    }
+    for (run = 0; run < 3; run++) {
+        tt_scope sc = tt_scope_begin(c);
+        tt_tensor *fresh = tt_randn(c, 20u + (uint64_t)run, 2, s), *want0, *want1;
+        memcpy(x->data, fresh->data, sizeof(float) * 15);
+        ((float *)w->data)[run] += 0.5f;                /* the user changes a weight */
+        if (run == 2) {                                 /* a device run in between: the binding stays */
+            void *d_x = tt_cuda_alloc(15 * sizeof(float));
+            CHECK(d_x && tt_cuda_upload(d_x, fresh->data, 15 * sizeof(float)));
+            CHECK_EQ_INT(tt_graph_run_cuda(g, (const void *const *)&d_x, NULL), TT_OK);
+            CHECK_EQ_INT(tt_graph_cuda_sync(g), TT_OK);
+            tt_cuda_free(d_x);
+        }
+        want0 = tt_transpose(c, x, 0, 1);
+        want1 = tt_exp(c, tt_mul(c, x, w));
+        CHECK_EQ_INT(tt_graph_run(g, NULL, 0), TT_OK);
+        tc_close(c, tt_graph_output(g, 0), want0, "a view of the input, replayed");
+        tc_close(c, tt_graph_output(g, 1), want1, "exp(x * w), w changed");
+        tt_scope_end(c, sc);
     }
     tt_graph_destroy(g);
     tt_ctx_destroy(c);
@@ -714,12 +839,14 @@ TT_TEST_GROUP(cuda) = {
     {"matmul_against_double", test_matmul_against_double},
     {"conv_and_pool", test_conv_and_pool},
     {"rarer_forms", test_rarer_forms},
+    {"edges", test_edges},
     {"half_weights", test_half_weights},
     {"rows", test_rows},
     {"attention", test_attention},
     {"data_movement", test_data_movement},
     {"index_ops", test_index_ops},
     {"reduce_overhead", test_reduce_overhead},
+    {"reduce_overhead_views_and_params", test_reduce_overhead_views_and_params},
     {"device_pointers", test_device_pointers},
     {"refusals", test_refusals},
 #ifdef TC_EMULATED
