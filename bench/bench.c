@@ -660,6 +660,125 @@ static void bench_networks(void) {
         bench_model_run(&m);
         tt_ctx_destroy(wc);
     }
+    if (bench_selected("resnet18_b1") || bench_selected("resnet18_b16")) {
+        res_w w;
+        wc = tt_ctx_create(NULL);
+        w = res_make(wc);
+        bench_ctx_ok(wc, "resnet18 weights");
+        printf("# resnet18: %.3f GFLOP per image\n", 2.0 * w.macs * 1e-9);
+        m = bench_model_init("resnet18_b1", res_fwd, &w, 4, 1, 3, 224, 224);
+        m.flops = 2.0 * w.macs;
+        bench_model_run(&m);
+        m = bench_model_init("resnet18_b16", res_fwd, &w, 4, 16, 3, 224, 224);
+        m.flops = 32.0 * w.macs;
+        m.plan = BENCH_SLOW;
+        bench_model_run(&m);
+        tt_ctx_destroy(wc);
+    }
+    if (bench_selected("mobilenetv2_b1") || bench_selected("mobilenetv2_b16")) {
+        mnv2_w w;
+        wc = tt_ctx_create(NULL);
+        w = mnv2_make(wc);
+        bench_ctx_ok(wc, "mobilenetv2 weights");
+        printf("# mobilenetv2: %.3f GFLOP per image\n", 2.0 * w.macs * 1e-9);
+        m = bench_model_init("mobilenetv2_b1", mnv2_fwd, &w, 4, 1, 3, 224, 224);
+        m.flops = 2.0 * w.macs;
+        bench_model_run(&m);
+        m = bench_model_init("mobilenetv2_b16", mnv2_fwd, &w, 4, 16, 3, 224, 224);
+        m.flops = 32.0 * w.macs;
+        m.plan = BENCH_SLOW;
+        bench_model_run(&m);
+        tt_ctx_destroy(wc);
+    }
+}
+
+/* ---- bench --layers: each convolution of AlexNet and ResNet-18 alone --------------------------- */
+
+/* One convolution layer's shape: input [batch, cin, hw, hw], cout filters k x k. */
+typedef struct bench_layer { const char *net; int batch, cin, cout, k, stride, pad; int64_t hw; int count; } bench_layer;
+
+#define BENCH_MAX_LAYERS 32
+
+/* Adds a layer, or counts it again when the same shape is there already. */
+static void bench_layer_add(bench_layer *list, int *n, bench_layer l) {
+    int i;
+    for (i = 0; i < *n; i++)
+        if (!strcmp(list[i].net, l.net) && list[i].batch == l.batch && list[i].cin == l.cin && list[i].cout == l.cout &&
+            list[i].k == l.k && list[i].stride == l.stride && list[i].hw == l.hw) { list[i].count++; return; }
+    if (*n < BENCH_MAX_LAYERS) list[(*n)++] = l;
+}
+
+static bench_layer bench_layer_of(const char *net, int batch, const bench_cbn *u, int64_t hw) {
+    bench_layer l;
+    l.net = net; l.batch = batch; l.cin = u->cin; l.cout = u->cout; l.k = u->k; l.stride = u->stride; l.pad = u->pad;
+    l.hw = hw; l.count = 1;
+    return l;
+}
+
+/* The layer list: AlexNet's five convolutions at batch 1, ResNet-18's at batch 16 (with the
+   input size each sees, walked as res_fwd walks them). */
+static int bench_layer_list(bench_layer *list, tt_ctx *wc) {
+    res_w w = res_make(wc);
+    int64_t hw = 224;
+    int i, n = 0;
+    for (i = 0; i < 5; i++) {
+        bench_layer l;
+        l.net = "alexnet_b1"; l.batch = 1; l.cin = alex_shape[i][0]; l.cout = alex_shape[i][1]; l.k = alex_shape[i][2];
+        l.stride = alex_shape[i][3]; l.pad = alex_shape[i][4]; l.hw = hw; l.count = 1;
+        bench_layer_add(list, &n, l);
+        hw = bench_conv_out(hw, l.k, l.stride, l.pad);
+        if (i == 0 || i == 1 || i == 4) hw = bench_conv_out(hw, 3, 2, 0);
+    }
+    hw = 224;
+    bench_layer_add(list, &n, bench_layer_of("resnet18_b16", 16, &w.stem, hw));
+    hw = bench_conv_out(bench_conv_out(hw, 7, 2, 3), 3, 2, 1);
+    for (i = 0; i < RES_BLOCKS; i++) {
+        int64_t in = hw;
+        bench_layer_add(list, &n, bench_layer_of("resnet18_b16", 16, &w.conv1[i], in));
+        hw = bench_conv_out(in, 3, w.conv1[i].stride, 1);
+        bench_layer_add(list, &n, bench_layer_of("resnet18_b16", 16, &w.conv2[i], hw));
+        if (w.has_down[i]) bench_layer_add(list, &n, bench_layer_of("resnet18_b16", 16, &w.down[i], in));
+    }
+    return n;
+}
+
+/* Each layer timed alone on one thread (the compiled graph's kernel: tt_conv2d, bias and
+   ReLU left out), as GFLOP/s and a share of the 1-thread FMA peak of the ISA it runs. */
+static void bench_layers(void) {
+    bench_layer list[BENCH_MAX_LAYERS];
+    tt_ctx *wc = tt_ctx_create(NULL), *c = bench_ctx[0];
+    const char *isa = tt_ctx_isa(c);
+    double peak = bench_peak_of(isa, 1);
+    int n = bench_layer_list(list, wc), i, r;
+    printf("\nconvolution layers alone, 1 thread, isa %s (1-thread FMA peak %.1f GFLOP/s)\n", isa, peak);
+    printf("  %-13s %5s %-28s %6s %9s %8s %8s\n", "network", "count", "layer", "GFLOP", "median ms", "GFLOP/s", "of peak");
+    for (i = 0; i < n; i++) {
+        const bench_layer *l = &list[i];
+        int64_t xs[4], ws[4], ohw = bench_conv_out(l->hw, l->k, l->stride, l->pad);
+        double flops = 2.0 * l->batch * (double)l->cout * l->cin * l->k * l->k * (double)(ohw * ohw), t[7], ms;
+        char name[64];
+        tt_scope layer_scope = tt_scope_begin(wc);       /* this layer's tensors, freed after it */
+        tt_tensor *x, *w;
+        xs[0] = l->batch; xs[1] = l->cin; xs[2] = l->hw; xs[3] = l->hw;
+        ws[0] = l->cout; ws[1] = l->cin; ws[2] = l->k; ws[3] = l->k;
+        x = tt_randn(wc, 1, 4, xs);
+        w = bench_param(wc, 2, 4, ws, 0.05f, 0.0f);
+        for (r = 0; r < 8; r++) {                      /* a warm-up, then 7 timed */
+            tt_scope s = tt_scope_begin(c);
+            double t0 = bench_now();
+            tt_conv2d(c, x, w, NULL, l->stride, l->pad, 1, 1);
+            if (r > 0) t[r - 1] = bench_now() - t0;
+            tt_scope_end(c, s);
+        }
+        qsort(t, 7, sizeof t[0], bench_cmp_double);
+        ms = 1e3 * t[3];
+        snprintf(name, sizeof name, "%dx%d/%d %d->%d on %lldx%lld", l->k, l->k, l->stride, l->cin, l->cout,
+                 (long long)l->hw, (long long)l->hw);
+        printf("  %-13s %5d %-28s %6.2f %9.2f %8.1f %7.1f%%\n", l->net, l->count, name, flops * 1e-9, ms,
+               flops / t[3] * 1e-9, peak > 0 ? 100.0 * flops / t[3] * 1e-9 / peak : 0.0);
+        tt_scope_end(wc, layer_scope);
+    }
+    tt_ctx_destroy(wc);
 }
 
 static void bench_dispatch(void) {
@@ -678,7 +797,8 @@ static double bench_ms(const char *workload, const char *mode, int threads) {
 
 static void bench_summary(void) {
     static const char *names[] = {"sgemm_256", "sgemm_512", "sgemm_1024", "sgemm_2048", "chain", "simplecnn_b1",
-                                  "simplecnn_b16", "mlp_b64", "transformer_s128", "alexnet_b1", "dispatch_1000"};
+                                  "simplecnn_b16", "mlp_b64", "transformer_s128", "alexnet_b1", "resnet18_b1",
+                                  "resnet18_b16", "mobilenetv2_b1", "mobilenetv2_b16", "dispatch_1000"};
     const bench_row *r1, *rn;
     double a, b;
     int i, k, N = bench_threads_all;
@@ -806,6 +926,12 @@ int main(int argc, char **argv) {
     bench_print_header();
     fprintf(stderr, "bench: machine limits\n");
     bench_machine();
+    if (bench_n_filters > 0 && !strcmp(bench_filters[0], "--layers")) {   /* the per-layer report only */
+        bench_layers();
+        fclose(bench_csv);
+        for (k = 0; k < bench_n_tcfg; k++) tt_ctx_destroy(bench_ctx[k]);
+        return 0;
+    }
     bench_sgemm();
     bench_chain();
     bench_networks();

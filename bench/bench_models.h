@@ -220,6 +220,156 @@ static double alex_flops(void) {
     return 2.0 * macs;
 }
 
+/* ---- conv + batch norm units, for ResNet-18 and MobileNetV2 ---------------------------------------- */
+
+/* A convolution without bias followed by batch norm (torchvision's Conv2d(bias=False) +
+   BatchNorm2d), with its shape for the FLOP count and the per-layer report. */
+typedef struct bench_cbn {
+    tt_tensor *w, *mean, *var, *gamma, *beta;
+    int cin, cout, k, stride, pad, groups;
+} bench_cbn;
+
+static bench_cbn bench_cbn_make(tt_ctx *wc, uint64_t seed, int cin, int cout, int k, int stride, int groups) {
+    bench_cbn u;
+    int64_t ws[4], n = cout;
+    u.cin = cin; u.cout = cout; u.k = k; u.stride = stride; u.pad = k / 2; u.groups = groups;
+    ws[0] = cout; ws[1] = cin / groups; ws[2] = k; ws[3] = k;
+    u.w = bench_param(wc, seed, 4, ws, 1.0f / sqrtf((float)(cin / groups * k * k)), 0.0f);
+    u.mean = bench_param1(wc, seed + 1, cout, 0.1f, 0.0f);
+    u.var = tt_add_scalar(wc, tt_rand(wc, seed + 2, 1, &n), 0.5f);
+    u.gamma = bench_param1(wc, seed + 3, cout, 0.2f, 1.0f);
+    u.beta = bench_param1(wc, seed + 4, cout, 0.1f, 0.0f);
+    return u;
+}
+
+static tt_tensor *bench_cbn_apply(tt_ctx *c, tt_tensor *x, const bench_cbn *u) {
+    tt_tensor *y = tt_conv2d(c, x, u->w, NULL, u->stride, u->pad, 1, u->groups);
+    return tt_batch_norm(c, y, u->mean, u->var, u->gamma, u->beta, 1e-5f);
+}
+
+/* Multiply-adds of unit u on an hw x hw input (per image); *hw becomes its output size. */
+static double bench_cbn_macs(const bench_cbn *u, int64_t *hw) {
+    *hw = bench_conv_out(*hw, u->k, u->stride, u->pad);
+    return (double)u->cout * (double)(u->cin / u->groups) * u->k * u->k * (double)(*hw * *hw);
+}
+
+static tt_tensor *bench_relu6(tt_ctx *c, tt_tensor *x) { return tt_clamp(c, x, 0.0f, 6.0f); }
+
+/* ---- ResNet-18 (torchvision's layer shapes) on [B,3,224,224] --------------------------------------- */
+
+#define RES_BLOCKS 8
+typedef struct res_w {
+    bench_cbn stem, conv1[RES_BLOCKS], conv2[RES_BLOCKS], down[RES_BLOCKS];
+    int has_down[RES_BLOCKS];
+    bench_lin fc;
+    double macs;                       /* per image */
+} res_w;
+
+static res_w res_make(tt_ctx *wc) {
+    static const int width[4] = {64, 128, 256, 512};
+    res_w w;
+    int64_t hw = 224;
+    int s, b, i = 0, cin = 64;
+    w.stem = bench_cbn_make(wc, 900, 3, 64, 7, 2, 1);
+    w.macs = bench_cbn_macs(&w.stem, &hw);
+    hw = bench_conv_out(hw, 3, 2, 1);                    /* max pool 3x3/2 */
+    for (s = 0; s < 4; s++) {
+        for (b = 0; b < 2; b++, i++) {
+            int stride = s > 0 && b == 0 ? 2 : 1, cout = width[s];
+            int64_t hw_in = hw;
+            w.conv1[i] = bench_cbn_make(wc, 910 + 20 * (uint64_t)i, cin, cout, 3, stride, 1);
+            w.conv2[i] = bench_cbn_make(wc, 915 + 20 * (uint64_t)i, cout, cout, 3, 1, 1);
+            w.has_down[i] = stride != 1 || cin != cout;
+            if (w.has_down[i]) {
+                w.down[i] = bench_cbn_make(wc, 920 + 20 * (uint64_t)i, cin, cout, 1, stride, 1);
+                w.macs += bench_cbn_macs(&w.down[i], &hw_in);
+            }
+            w.macs += bench_cbn_macs(&w.conv1[i], &hw);
+            w.macs += bench_cbn_macs(&w.conv2[i], &hw);
+            cin = cout;
+        }
+    }
+    w.fc = bench_lin_make(wc, 1100, 512, 1000);
+    w.macs += 512.0 * 1000.0;
+    return w;
+}
+
+static tt_tensor *res_fwd(tt_ctx *c, tt_tensor *const *in, const void *weights) {
+    const res_w *w = (const res_w *)weights;
+    tt_tensor *x = tt_relu(c, bench_cbn_apply(c, in[0], &w->stem));     /* [B,64,112,112] */
+    int i;
+    x = tt_max_pool2d(c, x, 3, 2, 1);                                   /* [B,64,56,56] */
+    for (i = 0; i < RES_BLOCKS; i++) {                                  /* basic blocks */
+        tt_tensor *h = tt_relu(c, bench_cbn_apply(c, x, &w->conv1[i]));
+        tt_tensor *id = w->has_down[i] ? bench_cbn_apply(c, x, &w->down[i]) : x;
+        h = bench_cbn_apply(c, h, &w->conv2[i]);
+        x = tt_relu(c, tt_add(c, h, id));
+    }
+    x = tt_flatten(c, tt_adaptive_avg_pool2d(c, x, 1, 1), 1, -1);      /* [B,512] */
+    return bench_lin_apply(c, x, &w->fc);                               /* [B,1000] */
+}
+
+/* ---- MobileNetV2 (torchvision's layer shapes) on [B,3,224,224] ------------------------------------ */
+
+#define MNV2_BLOCKS 17
+typedef struct mnv2_block { bench_cbn expand, dw, project; int has_expand, residual; } mnv2_block;
+typedef struct mnv2_w {
+    bench_cbn stem, last;
+    mnv2_block blk[MNV2_BLOCKS];
+    bench_lin fc;
+    double macs;
+} mnv2_w;
+
+/* Inverted residual stages: expansion t, channels c, blocks n, first stride s. */
+static const int mnv2_cfg[7][4] = {{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2}, {6, 64, 4, 2},
+                                   {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}};
+
+static mnv2_w mnv2_make(tt_ctx *wc) {
+    mnv2_w w;
+    int64_t hw = 224;
+    int st, b, i = 0, cin = 32;
+    w.stem = bench_cbn_make(wc, 1200, 3, 32, 3, 2, 1);
+    w.macs = bench_cbn_macs(&w.stem, &hw);
+    for (st = 0; st < 7; st++) {
+        for (b = 0; b < mnv2_cfg[st][2]; b++, i++) {
+            mnv2_block *k = &w.blk[i];
+            int hidden = cin * mnv2_cfg[st][0], cout = mnv2_cfg[st][1], stride = b == 0 ? mnv2_cfg[st][3] : 1;
+            k->has_expand = mnv2_cfg[st][0] != 1;
+            k->residual = stride == 1 && cin == cout;
+            if (k->has_expand) {
+                k->expand = bench_cbn_make(wc, 1210 + 10 * (uint64_t)i, cin, hidden, 1, 1, 1);
+                w.macs += bench_cbn_macs(&k->expand, &hw);
+            }
+            k->dw = bench_cbn_make(wc, 1215 + 10 * (uint64_t)i, hidden, hidden, 3, stride, hidden);
+            w.macs += bench_cbn_macs(&k->dw, &hw);
+            k->project = bench_cbn_make(wc, 1220 + 10 * (uint64_t)i, hidden, cout, 1, 1, 1);
+            w.macs += bench_cbn_macs(&k->project, &hw);
+            cin = cout;
+        }
+    }
+    w.last = bench_cbn_make(wc, 1400, 320, 1280, 1, 1, 1);
+    w.macs += bench_cbn_macs(&w.last, &hw);
+    w.fc = bench_lin_make(wc, 1410, 1280, 1000);
+    w.macs += 1280.0 * 1000.0;
+    return w;
+}
+
+static tt_tensor *mnv2_fwd(tt_ctx *c, tt_tensor *const *in, const void *weights) {
+    const mnv2_w *w = (const mnv2_w *)weights;
+    tt_tensor *x = bench_relu6(c, bench_cbn_apply(c, in[0], &w->stem));   /* [B,32,112,112] */
+    int i;
+    for (i = 0; i < MNV2_BLOCKS; i++) {                                   /* inverted residuals */
+        const mnv2_block *k = &w->blk[i];
+        tt_tensor *h = k->has_expand ? bench_relu6(c, bench_cbn_apply(c, x, &k->expand)) : x;
+        h = bench_relu6(c, bench_cbn_apply(c, h, &k->dw));
+        h = bench_cbn_apply(c, h, &k->project);
+        x = k->residual ? tt_add(c, x, h) : h;
+    }
+    x = bench_relu6(c, bench_cbn_apply(c, x, &w->last));                  /* [B,1280,7,7] */
+    x = tt_flatten(c, tt_adaptive_avg_pool2d(c, x, 1, 1), 1, -1);
+    return bench_lin_apply(c, x, &w->fc);                                 /* [B,1000] */
+}
+
 /* ---- the elementwise chain and the dispatch chain ------------------------------------------------ */
 
 /* 9 ops: y = tanh(x*1.5 + 0.5) * sigmoid(x) - x*x, then y*0.25 + x. */

@@ -65,7 +65,8 @@ COMPILE_MODES = set(m for m in MODES if m.startswith("torch_compile"))
 
 # Smallest first, so that a run cut short still has the cheap results.
 WORKLOADS = ["dispatch_1000", "mlp_b64", "simplecnn_b1", "sgemm_256", "sgemm_512",
-             "transformer_s128", "simplecnn_b16", "chain", "sgemm_1024", "alexnet_b1", "sgemm_2048"]
+             "transformer_s128", "simplecnn_b16", "chain", "mobilenetv2_b1", "sgemm_1024", "alexnet_b1",
+             "resnet18_b1", "sgemm_2048", "mobilenetv2_b16", "resnet18_b16"]
 
 # Rows of results.csv that are references, not tinytrace modes ("machine": the FMA peak and
 # memory bandwidth; "c_loop...": the chain as one hand-written C loop): left out of "tinytrace best".
@@ -133,6 +134,11 @@ def make_workload(name, torch):
         model = alexnet(nn)
         inputs = (torch.randn(1, 3, 224, 224),)
         return model, inputs, 2.0 * count_macs(model, inputs, torch), None
+    if name.startswith("resnet18_b") or name.startswith("mobilenetv2_b"):
+        batch = int(name.split("_b")[1])
+        model = resnet18(nn, torch) if name.startswith("resnet18") else mobilenet_v2(nn, torch)
+        inputs = (torch.randn(batch, 3, 224, 224),)
+        return model, inputs, 2.0 * count_macs(model, inputs, torch), None
     if name == "dispatch_1000":
         return small["dispatch"]().eval(), (torch.randn(16),), None, None
     raise ValueError("unknown workload " + name)
@@ -183,6 +189,70 @@ def simple_cnn(nn, torch):
         layers += [nn.Conv2d(c_in, c_out, 3, padding=1, bias=True), bn, nn.ReLU(), nn.MaxPool2d(2)]
     layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(64, 10)]
     return nn.Sequential(*layers).eval()
+
+
+def batch_norm(nn, torch, c):
+    """BatchNorm2d in eval mode with random running statistics (as bench_models.h's)."""
+    bn = nn.BatchNorm2d(c)
+    with torch.no_grad():
+        bn.running_mean.copy_(0.1 * torch.randn(c))
+        bn.running_var.copy_(0.5 + torch.rand(c))
+        bn.weight.copy_(1.0 + 0.2 * torch.randn(c))
+        bn.bias.copy_(0.1 * torch.randn(c))
+    return bn
+
+
+def conv_bn(nn, torch, c_in, c_out, k, stride=1, groups=1):
+    return [nn.Conv2d(c_in, c_out, k, stride=stride, padding=k // 2, groups=groups, bias=False),
+            batch_norm(nn, torch, c_out)]
+
+
+def resnet18(nn, torch):
+    """torchvision's ResNet-18 layer shapes, written out: basic blocks of two 3x3 convolutions."""
+    class Basic(nn.Module):
+        def __init__(self, c_in, c_out, stride):
+            super().__init__()
+            self.body = nn.Sequential(*conv_bn(nn, torch, c_in, c_out, 3, stride), nn.ReLU(),
+                                      *conv_bn(nn, torch, c_out, c_out, 3))
+            self.down = (nn.Sequential(*conv_bn(nn, torch, c_in, c_out, 1, stride))
+                         if stride != 1 or c_in != c_out else nn.Identity())
+
+        def forward(self, x):
+            return torch.relu(self.body(x) + self.down(x))
+
+    blocks, c_in = [], 64
+    for stage, width in enumerate((64, 128, 256, 512)):
+        for b in range(2):
+            blocks.append(Basic(c_in, width, 2 if stage > 0 and b == 0 else 1))
+            c_in = width
+    return nn.Sequential(*conv_bn(nn, torch, 3, 64, 7, 2), nn.ReLU(), nn.MaxPool2d(3, 2, padding=1),
+                         *blocks, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(512, 1000)).eval()
+
+
+def mobilenet_v2(nn, torch):
+    """torchvision's MobileNetV2 layer shapes, written out: inverted residuals, ReLU6."""
+    class Inverted(nn.Module):
+        def __init__(self, c_in, c_out, stride, t):
+            super().__init__()
+            hidden = c_in * t
+            layers = [*conv_bn(nn, torch, c_in, hidden, 1), nn.ReLU6()] if t != 1 else []
+            layers += [*conv_bn(nn, torch, hidden, hidden, 3, stride, groups=hidden), nn.ReLU6(),
+                       *conv_bn(nn, torch, hidden, c_out, 1)]
+            self.body = nn.Sequential(*layers)
+            self.residual = stride == 1 and c_in == c_out
+
+        def forward(self, x):
+            return x + self.body(x) if self.residual else self.body(x)
+
+    blocks, c_in = [], 32
+    for t, c, n, s in ((1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
+                       (6, 160, 3, 2), (6, 320, 1, 1)):
+        for b in range(n):
+            blocks.append(Inverted(c_in, c, s if b == 0 else 1, t))
+            c_in = c
+    return nn.Sequential(*conv_bn(nn, torch, 3, 32, 3, 2), nn.ReLU6(), *blocks,
+                         *conv_bn(nn, torch, 320, 1280, 1), nn.ReLU6(),
+                         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(1280, 1000)).eval()
 
 
 def alexnet(nn):
