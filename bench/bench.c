@@ -611,6 +611,22 @@ static void bench_chain(void) {
     for (i = 0; i < 4; i++) { free(chain_jobs[i].y); chain_jobs[i].y = NULL; }
 }
 
+/* An ImageNet-sized network (macs multiply-adds per image) at batch 1 and 16: name_b1, name_b16. */
+static void bench_imagenet_net(const char *name, bench_forward f, const void *w, double macs) {
+    static const int batches[2] = {1, 16};
+    int i;
+    printf("# %s: %.3f GFLOP per image\n", name, 2.0 * macs * 1e-9);
+    for (i = 0; i < 2; i++) {
+        char row_name[32];                             /* the table's rows copy it */
+        bench_model m;
+        snprintf(row_name, sizeof row_name, "%s_b%d", name, batches[i]);
+        m = bench_model_init(row_name, f, w, 4, batches[i], 3, 224, 224);
+        m.flops = 2.0 * macs * batches[i];
+        if (batches[i] > 1) m.plan = BENCH_SLOW;
+        bench_model_run(&m);
+    }
+}
+
 /* The networks: weights made in a context of their own, freed after the workload. */
 static void bench_networks(void) {
     tt_ctx *wc;
@@ -665,14 +681,7 @@ static void bench_networks(void) {
         wc = tt_ctx_create(NULL);
         w = res_make(wc);
         bench_ctx_ok(wc, "resnet18 weights");
-        printf("# resnet18: %.3f GFLOP per image\n", 2.0 * w.macs * 1e-9);
-        m = bench_model_init("resnet18_b1", res_fwd, &w, 4, 1, 3, 224, 224);
-        m.flops = 2.0 * w.macs;
-        bench_model_run(&m);
-        m = bench_model_init("resnet18_b16", res_fwd, &w, 4, 16, 3, 224, 224);
-        m.flops = 32.0 * w.macs;
-        m.plan = BENCH_SLOW;
-        bench_model_run(&m);
+        bench_imagenet_net("resnet18", res_fwd, &w, w.macs);
         tt_ctx_destroy(wc);
     }
     if (bench_selected("mobilenetv2_b1") || bench_selected("mobilenetv2_b16")) {
@@ -680,14 +689,7 @@ static void bench_networks(void) {
         wc = tt_ctx_create(NULL);
         w = mnv2_make(wc);
         bench_ctx_ok(wc, "mobilenetv2 weights");
-        printf("# mobilenetv2: %.3f GFLOP per image\n", 2.0 * w.macs * 1e-9);
-        m = bench_model_init("mobilenetv2_b1", mnv2_fwd, &w, 4, 1, 3, 224, 224);
-        m.flops = 2.0 * w.macs;
-        bench_model_run(&m);
-        m = bench_model_init("mobilenetv2_b16", mnv2_fwd, &w, 4, 16, 3, 224, 224);
-        m.flops = 32.0 * w.macs;
-        m.plan = BENCH_SLOW;
-        bench_model_run(&m);
+        bench_imagenet_net("mobilenetv2", mnv2_fwd, &w, w.macs);
         tt_ctx_destroy(wc);
     }
 }
