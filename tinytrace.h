@@ -95,8 +95,10 @@
             compiled graphs on NVIDIA GPUs: tt_graph_to_cuda, tt_graph_run_cuda (device
             pointers), tt_graph_cuda_sync, tt_cuda_device_count/_name/_error/_alloc/_free/
             _upload/_download; REDUCE_OVERHEAD replays a captured CUDA graph. The backend
-            interface gains run (a backend runs a whole graph) and the graph a device field;
-            the expression helpers (TT__MATH) compile for the device. CPU outputs unchanged.
+            interface gains run (a backend runs a whole graph), load_inputs and fetch
+            (tt_graph_check node by node on any backend), the graph a device field; the
+            expression and position helpers (TT__MATH) compile for the device. CPU outputs
+            unchanged.
      0.8.0  firmware: tt_graph_export_c writes a compiled graph as C (constants static const,
             one call per node into the plain C kernels, fused chains as loops, name_selftest),
             with a memory plan for small devices (band fusion of conv -> ReLU -> pool);
