@@ -1766,7 +1766,8 @@ static size_t ttc_value_bytes(const tt_graph *g, int v) {
     return (size_t)m->numel * tt_dtype_size(m->dtype);
 }
 
-/* Inputs and (unless bound at compile) parameters to the device, before the nodes. */
+/* The inputs, and the parameters that were not frozen (the user's tensors, read at every run
+   as the CPU reads them), to the device, before the nodes. */
 static bool ttc_upload_inputs(tt_graph *g, const void *const *d_inputs) {
     ttc_graph *d = ttc_of(g);
     const char *fn = d->fn;
