@@ -694,31 +694,51 @@ static void bench_networks(void) {
     }
 }
 
-/* ---- bench --layers: each convolution of AlexNet and ResNet-18 alone --------------------------- */
+/* ---- bench --layers: each convolution of AlexNet, ResNet-18 and MobileNetV2 alone -------------- */
 
-/* One convolution layer's shape: input [batch, cin, hw, hw], cout filters k x k. */
-typedef struct bench_layer { const char *net; int batch, cin, cout, k, stride, pad; int64_t hw; int count; } bench_layer;
+/* One convolution layer's shape: input [batch, cin, hw, hw], cout filters k x k in groups. */
+typedef struct bench_layer { const char *net; int batch, cin, cout, k, stride, pad, groups; int64_t hw; int count; } bench_layer;
 
-#define BENCH_MAX_LAYERS 32
+#define BENCH_MAX_LAYERS 64
 
 /* Adds a layer, or counts it again when the same shape is there already. */
 static void bench_layer_add(bench_layer *list, int *n, bench_layer l) {
     int i;
     for (i = 0; i < *n; i++)
         if (!strcmp(list[i].net, l.net) && list[i].batch == l.batch && list[i].cin == l.cin && list[i].cout == l.cout &&
-            list[i].k == l.k && list[i].stride == l.stride && list[i].hw == l.hw) { list[i].count++; return; }
+            list[i].k == l.k && list[i].stride == l.stride && list[i].groups == l.groups && list[i].hw == l.hw) {
+            list[i].count++;
+            return;
+        }
     if (*n < BENCH_MAX_LAYERS) list[(*n)++] = l;
 }
 
 static bench_layer bench_layer_of(const char *net, int batch, const bench_cbn *u, int64_t hw) {
     bench_layer l;
     l.net = net; l.batch = batch; l.cin = u->cin; l.cout = u->cout; l.k = u->k; l.stride = u->stride; l.pad = u->pad;
-    l.hw = hw; l.count = 1;
+    l.groups = u->groups; l.hw = hw; l.count = 1;
     return l;
 }
 
+/* MobileNetV2's convolutions at batch 1, walked as mnv2_fwd walks them. */
+static void bench_layer_list_mnv2(bench_layer *list, int *n, tt_ctx *wc) {
+    mnv2_w w = mnv2_make(wc);
+    int64_t hw = 224;
+    int i;
+    bench_layer_add(list, n, bench_layer_of("mobilenetv2_b1", 1, &w.stem, hw));
+    hw = bench_conv_out(hw, 3, 2, 1);
+    for (i = 0; i < MNV2_BLOCKS; i++) {
+        const mnv2_block *k = &w.blk[i];
+        if (k->has_expand) bench_layer_add(list, n, bench_layer_of("mobilenetv2_b1", 1, &k->expand, hw));
+        bench_layer_add(list, n, bench_layer_of("mobilenetv2_b1", 1, &k->dw, hw));
+        hw = bench_conv_out(hw, 3, k->dw.stride, 1);
+        bench_layer_add(list, n, bench_layer_of("mobilenetv2_b1", 1, &k->project, hw));
+    }
+    bench_layer_add(list, n, bench_layer_of("mobilenetv2_b1", 1, &w.last, hw));
+}
+
 /* The layer list: AlexNet's five convolutions at batch 1, ResNet-18's at batch 16 (with the
-   input size each sees, walked as res_fwd walks them). */
+   input size each sees, walked as res_fwd walks them), MobileNetV2's at batch 1. */
 static int bench_layer_list(bench_layer *list, tt_ctx *wc) {
     res_w w = res_make(wc);
     int64_t hw = 224;
@@ -726,7 +746,7 @@ static int bench_layer_list(bench_layer *list, tt_ctx *wc) {
     for (i = 0; i < 5; i++) {
         bench_layer l;
         l.net = "alexnet_b1"; l.batch = 1; l.cin = alex_shape[i][0]; l.cout = alex_shape[i][1]; l.k = alex_shape[i][2];
-        l.stride = alex_shape[i][3]; l.pad = alex_shape[i][4]; l.hw = hw; l.count = 1;
+        l.stride = alex_shape[i][3]; l.pad = alex_shape[i][4]; l.groups = 1; l.hw = hw; l.count = 1;
         bench_layer_add(list, &n, l);
         hw = bench_conv_out(hw, l.k, l.stride, l.pad);
         if (i == 0 || i == 1 || i == 4) hw = bench_conv_out(hw, 3, 2, 0);
@@ -741,6 +761,7 @@ static int bench_layer_list(bench_layer *list, tt_ctx *wc) {
         bench_layer_add(list, &n, bench_layer_of("resnet18_b16", 16, &w.conv2[i], hw));
         if (w.has_down[i]) bench_layer_add(list, &n, bench_layer_of("resnet18_b16", 16, &w.down[i], in));
     }
+    bench_layer_list_mnv2(list, &n, wc);
     return n;
 }
 
@@ -753,30 +774,30 @@ static void bench_layers(void) {
     double peak = bench_peak_of(isa, 1);
     int n = bench_layer_list(list, wc), i, r;
     printf("\nconvolution layers alone, 1 thread, isa %s (1-thread FMA peak %.1f GFLOP/s)\n", isa, peak);
-    printf("  %-13s %5s %-28s %6s %9s %8s %8s\n", "network", "count", "layer", "GFLOP", "median ms", "GFLOP/s", "of peak");
+    printf("  %-15s %5s %-31s %6s %9s %8s %8s\n", "network", "count", "layer", "GFLOP", "median ms", "GFLOP/s", "of peak");
     for (i = 0; i < n; i++) {
         const bench_layer *l = &list[i];
         int64_t xs[4], ws[4], ohw = bench_conv_out(l->hw, l->k, l->stride, l->pad);
-        double flops = 2.0 * l->batch * (double)l->cout * l->cin * l->k * l->k * (double)(ohw * ohw), t[7], ms;
+        double flops = 2.0 * l->batch * (double)l->cout * (l->cin / l->groups) * l->k * l->k * (double)(ohw * ohw), t[7], ms;
         char name[64];
         tt_scope layer_scope = tt_scope_begin(wc);       /* this layer's tensors, freed after it */
         tt_tensor *x, *w;
         xs[0] = l->batch; xs[1] = l->cin; xs[2] = l->hw; xs[3] = l->hw;
-        ws[0] = l->cout; ws[1] = l->cin; ws[2] = l->k; ws[3] = l->k;
+        ws[0] = l->cout; ws[1] = l->cin / l->groups; ws[2] = l->k; ws[3] = l->k;
         x = tt_randn(wc, 1, 4, xs);
         w = bench_param(wc, 2, 4, ws, 0.05f, 0.0f);
         for (r = 0; r < 8; r++) {                      /* a warm-up, then 7 timed */
             tt_scope s = tt_scope_begin(c);
             double t0 = bench_now();
-            tt_conv2d(c, x, w, NULL, l->stride, l->pad, 1, 1);
+            tt_conv2d(c, x, w, NULL, l->stride, l->pad, 1, l->groups);
             if (r > 0) t[r - 1] = bench_now() - t0;
             tt_scope_end(c, s);
         }
         qsort(t, 7, sizeof t[0], bench_cmp_double);
         ms = 1e3 * t[3];
-        snprintf(name, sizeof name, "%dx%d/%d %d->%d on %lldx%lld", l->k, l->k, l->stride, l->cin, l->cout,
-                 (long long)l->hw, (long long)l->hw);
-        printf("  %-13s %5d %-28s %6.2f %9.2f %8.1f %7.1f%%\n", l->net, l->count, name, flops * 1e-9, ms,
+        snprintf(name, sizeof name, "%dx%d/%d %d->%d%s on %lldx%lld", l->k, l->k, l->stride, l->cin, l->cout,
+                 l->groups > 1 ? " dw" : "", (long long)l->hw, (long long)l->hw);
+        printf("  %-15s %5d %-31s %6.3f %9.3f %8.1f %7.1f%%\n", l->net, l->count, name, flops * 1e-9, ms,
                flops / t[3] * 1e-9, peak > 0 ? 100.0 * flops / t[3] * 1e-9 / peak : 0.0);
         tt_scope_end(wc, layer_scope);
     }
