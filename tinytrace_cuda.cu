@@ -2107,7 +2107,7 @@ static int ttc_strided_param(const tt_graph *g) {
 
 tt_status tt_graph_to_cuda(tt_graph *g, int device) {
     ttc_graph *d;
-    int n, p;
+    int n, p, strided;
     if (!g) return TT_ERR_ARG;
     if (!g->compiled) return tt__gfail(g, TT_ERR_STATE, "tt_graph_to_cuda: compile g first (tt_graph_compile)");
     if (g->backend == &ttc_backend) return TT_OK;
@@ -2122,8 +2122,9 @@ tt_status tt_graph_to_cuda(tt_graph *g, int device) {
                              "kernel reads f32, input %d is not; g stays on the CPU", g->order[p],
                              tt__op_table[node->op].name, ttc_unreadable_input(g, node));
     }
-    if (ttc_strided_param(g) >= 0) {
-        const tt__value *val = &g->tape.values[ttc_strided_param(g)];
+    strided = ttc_strided_param(g);
+    if (strided >= 0) {
+        const tt__value *val = &g->tape.values[strided];
         return tt__gfail(g, TT_ERR_UNSUPPORTED, "tt_graph_to_cuda: parameter '%s' %S is not contiguous: the GPU uploads "
                          "parameters as they are at each run (make it contiguous, or freeze the graph: TT_PASS_FREEZE); "
                          "g stays on the CPU", val->name, val->ref ? val->ref : &val->meta);
