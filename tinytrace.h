@@ -2066,6 +2066,7 @@ typedef struct tt__kernels {
     void         (*norm_task)(void *arg, int64_t t, int thread);
     void         (*gemm_task)(void *arg, int64_t t, int thread);      /* the direct GEMM loops */
     void         (*depthwise_plane)(const void *arg, int64_t plane);
+    void         (*depthwise_bands_task)(void *arg, int64_t t, int thread);
     void         (*pool_plane)(const void *arg, int64_t plane);
 } tt__kernels;
 
@@ -5515,6 +5516,142 @@ TT__INLINE void tt__depthwise_plane_body(const void *arg, int64_t plane) {
 }
 TT__TWINS(, tt__depthwise_plane, (const void *arg, int64_t plane), (arg, plane))
 
+/* Depthwise convolution by bands of output rows: long vector loops however narrow the
+   image (MobileNet's 7x7 to 28x28 planes) and whatever the stride. A band's input rows are
+   copied into stride_h*stride_w phases of zero-padded rows: phase (a, c) holds the padded
+   rows a, a+sh, ... and columns c, c+sw, ..., so tap (kh, kw) of output (oh, ow) lies in
+   phase (kh*dh % sh, kw*dw % sw) at row oh + kh*dh/sh, column ow + kw*dw/sw: for the whole
+   band, one contiguous run. The band's outputs are computed wq wide (wq: one past the
+   widest column a tap reads) and the extra columns thrown away, so a tap is one loop over
+   rows*wq outputs, rounded up to whole vectors. A tap over the padding adds w * 0, which
+   leaves a sum that starts at +0 as it was: the same bits as tt__depthwise_plane, which
+   skips those taps (but for an infinite or NaN weight, which gives NaN there, as the GEMM
+   path's zero columns do). */
+typedef struct tt__dw_bands {
+    const tt__conv_job *conv;
+    int64_t        rows, wq, rq;       /* output rows per band; phase width; phase rows per band */
+    int64_t        phase;              /* floats per phase */
+    int64_t        zeroed, per_thread; /* scratch floats per thread: the phases and a gap; in all */
+    const int64_t *tap;                /* tap kh*KW+kw: its first float in the scratch */
+    float         *scratch;            /* per_thread floats for each thread: the phases, then the band */
+    int64_t        n, per_task;        /* planes (image, output channel); planes per task */
+} tt__dw_bands;
+
+#define TT__DW_BAND_FLOATS 2048        /* a band's outputs: 8 KB, in L1 with its phases */
+#define TT__DW_MAX_FLOATS  ((int64_t)1 << 24)   /* scratch per thread beyond which the bands are not worth it */
+#define TT__DW_GAP         16          /* floats after the phases: a tap's last vector reads into them */
+
+/* d0[i] = r[2i], d1[i] = r[2i+1] for i < n: an input row of stride 2 into its two phases. */
+TT__INLINE void tt__dw_split2(float *TT__RESTRICT d0, float *TT__RESTRICT d1, const float *TT__RESTRICT r, int64_t n) {
+    TT__EACH(n, d0[i] = r[2 * i]);
+    TT__EACH(n, d1[i] = r[2 * i + 1]);
+}
+
+/* Input row x (W floats) into phase row r of the sw column phases of row phase `first`:
+   input column iw goes to column phase (iw + pw) % sw at (iw + pw) / sw. Columns no input
+   reaches keep the zeros the task wrote. */
+TT__INLINE void tt__dw_fill_row(const tt__dw_bands *b, const float *x, float *first, int64_t r) {
+    const tt__conv_job *j = b->conv;
+    int64_t sw = j->p.stride[1], pw = j->p.padding[1], c;
+    if (sw == 2 && pw % 2 == 1 && j->W % 2 == 0 && j->W / 2 + (pw + 1) / 2 <= b->wq) {   /* MobileNet's stride 2 */
+        tt__dw_split2(first + b->phase + r * b->wq + pw / 2, first + r * b->wq + pw / 2 + 1, x, j->W / 2);
+        return;
+    }
+    for (c = 0; c < sw && c < j->W; c++) {
+        int64_t at = (c + pw) / sw, n = tt__min64((j->W - c + sw - 1) / sw, b->wq - at);
+        if (n > 0) j->kt->copy_run(first + (c + pw) % sw * b->phase + r * b->wq + at, x + c, sw, n);
+    }
+}
+
+/* The input rows of the band whose first output row is oh0, into its phases; rows over the
+   padding all zeros. */
+TT__INLINE void tt__dw_fill(const tt__dw_bands *b, const float *x, int64_t oh0, float *scratch) {
+    const tt__conv_job *j = b->conv;
+    int64_t sh = j->p.stride[0], sw = j->p.stride[1], a, c, r;
+    for (a = 0; a < sh; a++) {
+        float *first = scratch + a * sw * b->phase;
+        for (r = 0; r < b->rq; r++) {
+            int64_t ih = (oh0 + r) * sh + a - j->p.padding[0];
+            if (ih >= 0 && ih < j->H) tt__dw_fill_row(b, x + ih * j->W, first, r);
+            else for (c = 0; c < sw; c++) memset(first + c * b->phase + r * b->wq, 0, sizeof(float) * (size_t)b->wq);
+        }
+    }
+}
+
+/* d = 0 + w * r: the first tap (the same bits as zeroing d and adding). */
+TT__INLINE void tt__tap_set(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t n, float w) {
+    TT__EACH(n, d[i] = 0.0f + w * r[i]);
+}
+
+/* d = s (+ bias) (then ReLU): one output row of a band. Restrict parameters, not restrict
+   locals: GCC vectorizes a loop on the former only. */
+TT__INLINE void tt__dw_row_out(float *TT__RESTRICT d, const float *TT__RESTRICT s, int64_t n, const float *bias, bool relu) {
+    float b = bias ? *bias : 0.0f;
+    if (bias) TT__EACH(n, d[i] = s[i] + b);
+    else      TT__EACH(n, d[i] = s[i]);
+    if (relu) tt__relu_run(d, n);
+}
+
+/* Planes [t*per_task, (t+1)*per_task), band by band: phases, taps in (kh, kw) order, then
+   the band's rows into the output with the bias (and a graph's ReLU). */
+TT__INLINE void tt__depthwise_bands_task_body(void *arg, int64_t t, int thread) {
+    const tt__dw_bands *b = (const tt__dw_bands *)arg;
+    const tt__conv_job *j = b->conv;
+    float *scratch = b->scratch + thread * b->per_thread, *y = scratch + b->zeroed;
+    int64_t plane, p1 = tt__min64(b->n, (t + 1) * b->per_task), taps = j->KH * j->KW, OW = j->OW;
+    memset(scratch, 0, sizeof(float) * (size_t)b->zeroed);      /* the padding columns, once */
+    for (plane = t * b->per_task; plane < p1; plane++) {
+        int64_t o = plane % j->O, oh0, k, r;
+        const float *x = j->x + (plane / j->O * j->C + o / j->Og) * j->H * j->W, *wk = j->w + o * taps;
+        float *dst = j->y + plane * j->OH * OW;
+        for (oh0 = 0; oh0 < j->OH; oh0 += b->rows) {
+            int64_t rows = tt__min64(b->rows, j->OH - oh0), len = ((rows - 1) * b->wq + OW + 15) / 16 * 16;
+            tt__dw_fill(b, x, oh0, scratch);
+            tt__tap_set(y, scratch + b->tap[0], len, wk[0]);
+            for (k = 1; k < taps; k++) tt__tap_mul_add(y, scratch + b->tap[k], 1, len, wk[k]);
+            for (r = 0; r < rows; r++) tt__dw_row_out(dst + (oh0 + r) * OW, y + r * b->wq, OW, j->b ? j->b + o : NULL, j->relu);
+        }
+    }
+}
+TT__TWINS(, tt__depthwise_bands_task, (void *arg, int64_t t, int thread), (arg, t, thread))
+
+/* The depthwise convolution j by bands; false (nothing written) where the bands' scratch
+   is not to be had or would be huge (strides over 4, rows of millions), and
+   tt__depthwise_plane does it instead. */
+static bool tt__depthwise_by_bands(tt_ctx *ctx, const char *name, const tt__conv_job *j, int64_t N) {
+    tt__dw_bands b;
+    int64_t sh = j->p.stride[0], sw = j->p.stride[1], k, *tap;
+    tt_status before = ctx->err.status;
+    tt_scope scope;
+    if (sh > 4 || sw > 4) return false;
+    b.conv = j;
+    b.wq = j->OW + (j->KW - 1) * j->p.dilation[1] / sw;
+    b.rows = tt__max64(1, tt__min64(j->OH, TT__DW_BAND_FLOATS / b.wq));
+    b.rq = b.rows + (j->KH - 1) * j->p.dilation[0] / sh;
+    if ((double)(sh * sw + 1) * (double)b.rq * (double)b.wq > (double)TT__DW_MAX_FLOATS) return false;
+    b.phase = b.rq * b.wq;
+    b.zeroed = sh * sw * b.phase + TT__DW_GAP;
+    b.per_thread = b.zeroed + (b.rows * b.wq + 15) / 16 * 16;
+    b.n = N * j->O;
+    b.per_task = tt__max64(1, TT__TASK_ELEMS / tt__max64(1, j->OH * j->OW * j->KH * j->KW));
+    scope = tt_scope_begin(ctx);
+    tap = (int64_t *)tt__alloc(ctx, name, sizeof(int64_t) * (size_t)(j->KH * j->KW));
+    b.scratch = tap ? (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(b.per_thread * ctx->n_threads)) : NULL;
+    if (!b.scratch) {
+        tt_scope_end(ctx, scope);
+        if (before == TT_OK) tt_clear_error(ctx);
+        return false;
+    }
+    for (k = 0; k < j->KH * j->KW; k++) {
+        int64_t dy = k / j->KW * j->p.dilation[0], dx = k % j->KW * j->p.dilation[1];
+        tap[k] = (dy % sh * sw + dx % sw) * b.phase + dy / sh * b.wq + dx / sw;
+    }
+    b.tap = tap;
+    tt__parallel_for(ctx, j->kt->depthwise_bands_task, &b, (b.n + b.per_task - 1) / b.per_task);
+    tt_scope_end(ctx, scope);
+    return true;
+}
+
 /* conv attrs: a.i = {stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, groups}. */
 static tt_conv_params tt__conv_params_of(const tt__attrs *a) {
     tt_conv_params p;
@@ -5696,7 +5833,8 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     j.relu = tt__cpu_data(c)->relu_after;
     j.kt = ctx->kern;
     if (G > 1 && Cg == 1) {                            /* depthwise: a direct kernel, bias included */
-        tt__for_planes(ctx, ctx->kern->depthwise_plane, &j, N * O, OH * OW * KH * KW);
+        if (!tt__depthwise_by_bands(ctx, c->name, &j, N))
+            tt__for_planes(ctx, ctx->kern->depthwise_plane, &j, N * O, OH * OW * KH * KW);
         return true;
     }
     direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
@@ -7323,7 +7461,7 @@ TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_
 #define TT__TWIN_KERNELS(suffix)                                                                  \
     tt__unary_chunk##suffix, tt__binary_chunk##suffix, tt__pair_chunk##suffix, tt__affine_row##suffix,   \
     tt__att_softmax_step##suffix, tt__reduce_task##suffix, tt__softmax_task##suffix, tt__norm_task##suffix,  \
-    tt__gemm_task##suffix, tt__depthwise_plane##suffix, tt__pool_plane##suffix
+    tt__gemm_task##suffix, tt__depthwise_plane##suffix, tt__depthwise_bands_task##suffix, tt__pool_plane##suffix
 
 /* isa, MR, NR, micro-kernel, narrow kernels, A packer, run copy, twins */
 static const tt__kernels tt__kernels_ref = {

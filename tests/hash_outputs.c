@@ -740,6 +740,8 @@ static cnn_w hz_bcnn;
 static mlp_w hz_bmlp;
 static enc_w hz_benc;
 static alex_w hz_balex;
+static res_w hz_bres;
+static mnv2_w hz_bmnv2;
 static tr_mlp_w hz_tmlp;
 static tr_cnn_w hz_tcnn;
 static tr_enc_w hz_tenc;
@@ -758,6 +760,8 @@ static const hz_case hz_cases[] = {
     CW("bench.mlp_b64", mlp_fwd, &hz_bmlp, "f@11:64x784", HZ_MEDIUM),
     CW("bench.transformer_s128", enc_fwd, &hz_benc, "f@11:1x128x256", HZ_MEDIUM),
     CW("bench.alexnet_b1", alex_fwd, &hz_balex, "f@11:1x3x224x224", HZ_HEAVY),
+    CW("bench.resnet18_b1", res_fwd, &hz_bres, "f@11:1x3x224x224", HZ_HEAVY),
+    CW("bench.mobilenetv2_b1", mnv2_fwd, &hz_bmnv2, "f@11:1x3x224x224", HZ_HEAVY),
     CW("bench.chain", chain_fwd, NULL, "f@11:131101", 0u),
     CW("bench.dispatch_1000", dispatch_fwd, NULL, "f@11:16", HZP),
     CW("bench.sgemm_256", hz_matmul, NULL, "f@11:256x256 f@12:256x256", 0u),
@@ -1563,6 +1567,8 @@ int main(int argc, char **argv) {
     hz_bmlp = mlp_make(wc);
     hz_benc = enc_make(wc);
     if (hz_selected("bench.alexnet_b1")) hz_balex = alex_make(wc);
+    if (hz_selected("bench.resnet18_b1")) hz_bres = res_make(wc);
+    if (hz_selected("bench.mobilenetv2_b1")) hz_bmnv2 = mnv2_make(wc);
     hz_tmlp = tr_mlp_make(wc, 33, 64, 10, 100);
     hz_tcnn.b1 = tr_cnn_block_make(wc, 3, 32, 200);
     hz_tcnn.b2 = tr_cnn_block_make(wc, 32, 64, 300);

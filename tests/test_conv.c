@@ -201,6 +201,11 @@ static void test_conv2d_depthwise(void) {
     CV_SQ(1, 4, 6, 6, 4, 1, 1, 2, 0, 1, 4, 1, 217);     /* 1x1 depthwise with stride 2 */
     CV_SQ(1, 3, 20, 40, 3, 7, 7, 1, 3, 1, 3, 0, 218);   /* 7x7 "same": long rows take the vector loop */
     CV_SQ(1, 3, 20, 40, 6, 3, 3, 1, 4, 3, 3, 1, 219);   /* dilation 3, padding 4, multiplier 2 */
+    CV_SQ(1, 4, 14, 14, 4, 3, 3, 2, 1, 1, 4, 1, 220);   /* MobileNet's stride 2: even width, padding 1 */
+    CV_SQ(1, 4, 14, 14, 4, 3, 3, 2, 2, 1, 4, 1, 221);   /* even padding: the general phase copy */
+    CV_SQ(2, 3, 80, 80, 3, 3, 3, 1, 1, 1, 3, 1, 222);   /* four bands of rows (2048 outputs each) */
+    CV_SQ(1, 2, 200, 64, 2, 3, 3, 2, 1, 1, 2, 0, 223);  /* stride 2 in two bands */
+    CV_SQ(1, 2, 13, 16, 2, 3, 3, 5, 1, 1, 2, 1, 224);   /* stride 5: the plane by plane kernel */
 }
 
 static void test_conv2d_ex_per_axis(void) {
