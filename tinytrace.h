@@ -4983,7 +4983,9 @@ static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64
 /* d[q] = r[q*s] for q < n: the runs of im2col, often short. Compilers turn a plain copy loop
    into a memcpy call, which costs as much as copying the 1-48 floats of a short run: with
    AVX-512 a contiguous run is copied by 16-float loads and stores, the last one masked
-   (masked-off lanes are neither read nor written); tt__copy_run_ref is the plain-C twin. */
+   (masked-off lanes are neither read nor written), and a run of stride 2 (stride-2
+   convolutions) by two loads and one permute per 16 floats, where compilers gather one float
+   at a time; tt__copy_run_ref is the plain-C twin. */
 static void tt__copy_run_ref(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
     int64_t q;
     if (s == 1) TT__EACH(n, d[i] = r[i]);
@@ -4991,8 +4993,37 @@ static void tt__copy_run_ref(float *TT__RESTRICT d, const float *TT__RESTRICT r,
 }
 
 #if TT__SIMD_AVX512
+/* Floats [from, from + n) of r, n <= 32 (lanes past n zero, not read), as lanes 0-31 of lo, hi. */
+TT__TARGET_AVX512 static void tt__load32_avx512(const float *r, int64_t n, __m512 *lo, __m512 *hi) {
+    __mmask16 m_lo = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << (unsigned)n) - 1u);
+    __mmask16 m_hi = (__mmask16)(n >= 32 ? 0xFFFFu : n <= 16 ? 0u : (1u << (unsigned)(n - 16)) - 1u);
+    *lo = _mm512_maskz_loadu_ps(m_lo, r);
+    *hi = _mm512_maskz_loadu_ps(m_hi, r + 16);
+}
+
+/* d[q] = r[2q] for q < n: 16 floats from 32 by one two-source permute; the last block's loads
+   masked to the floats the run reaches. */
+TT__TARGET_AVX512 static void tt__copy_run2_avx512(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t n) {
+    const __m512i evens = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    int64_t q = 0;
+    __m512 lo, hi;
+    for (; q + 17 <= n; q += 16) {                     /* 2q + 31 is still inside the run */
+        lo = _mm512_loadu_ps(r + 2 * q);
+        hi = _mm512_loadu_ps(r + 2 * q + 16);
+        _mm512_storeu_ps(d + q, _mm512_permutex2var_ps(lo, evens, hi));
+    }
+    if (q < n) {
+        tt__load32_avx512(r + 2 * q, 2 * (n - q) - 1, &lo, &hi);
+        _mm512_mask_storeu_ps(d + q, (__mmask16)((1u << (unsigned)(n - q)) - 1u), _mm512_permutex2var_ps(lo, evens, hi));
+    }
+}
+
 TT__TARGET_AVX512 static void tt__copy_run_avx512(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
     int64_t q = 0;
+    if (s == 2) {
+        tt__copy_run2_avx512(d, r, n);
+        return;
+    }
     if (s != 1) {
         tt__copy_run_ref(d, r, s, n);
         return;
@@ -5541,22 +5572,12 @@ typedef struct tt__dw_bands {
 #define TT__DW_MAX_FLOATS  ((int64_t)1 << 24)   /* scratch per thread beyond which the bands are not worth it */
 #define TT__DW_GAP         16          /* floats after the phases: a tap's last vector reads into them */
 
-/* d0[i] = r[2i], d1[i] = r[2i+1] for i < n: an input row of stride 2 into its two phases. */
-TT__INLINE void tt__dw_split2(float *TT__RESTRICT d0, float *TT__RESTRICT d1, const float *TT__RESTRICT r, int64_t n) {
-    TT__EACH(n, d0[i] = r[2 * i]);
-    TT__EACH(n, d1[i] = r[2 * i + 1]);
-}
-
 /* Input row x (W floats) into phase row r of the sw column phases of row phase `first`:
    input column iw goes to column phase (iw + pw) % sw at (iw + pw) / sw. Columns no input
    reaches keep the zeros the task wrote. */
 TT__INLINE void tt__dw_fill_row(const tt__dw_bands *b, const float *x, float *first, int64_t r) {
     const tt__conv_job *j = b->conv;
     int64_t sw = j->p.stride[1], pw = j->p.padding[1], c;
-    if (sw == 2 && pw % 2 == 1 && j->W % 2 == 0 && j->W / 2 + (pw + 1) / 2 <= b->wq) {   /* MobileNet's stride 2 */
-        tt__dw_split2(first + b->phase + r * b->wq + pw / 2, first + r * b->wq + pw / 2 + 1, x, j->W / 2);
-        return;
-    }
     for (c = 0; c < sw && c < j->W; c++) {
         int64_t at = (c + pw) / sw, n = tt__min64((j->W - c + sw - 1) / sw, b->wq - at);
         if (n > 0) j->kt->copy_run(first + (c + pw) % sw * b->phase + r * b->wq + at, x + c, sw, n);

@@ -170,7 +170,29 @@ static void test_sgemm_through_matmul(void) {
     tt_ctx_destroy(c);
 }
 
+/* The run copy of im2col and the depthwise phases, d[q] = r[q*s], of every ISA: runs of 0-40
+   floats, strides 1-3 (stride 2 permutes in the AVX-512 twin), the source an allocation of
+   exactly the floats the run reads (ASan sees a read past it), nothing written past d[n-1]. */
+static void test_sgemm_copy_run(void) {
+    int i, s, n, q;
+    for (i = 0; i < SG_N_ISAS; i++)
+        for (s = 1; s <= 3; s++)
+            for (n = 0; n <= 40; n++) {
+                int64_t len = n > 0 ? (int64_t)(n - 1) * s + 1 : 1;
+                float *r = (float *)malloc(sizeof(float) * (size_t)len), d[41];
+                int64_t bad = 0;
+                for (q = 0; q < len; q++) r[q] = (float)(q * 3 + 1);
+                for (q = 0; q <= 40; q++) d[q] = -1.0f;
+                if (!tt_hook_copy_run(sg_isas[i], d, r, s, n)) { free(r); break; }
+                for (q = 0; q < n; q++) bad += d[q] != (float)(q * s * 3 + 1);
+                for (q = n; q <= 40; q++) bad += d[q] != -1.0f;
+                if (!CHECK_EQ_INT(bad, 0)) printf("  isa %s, stride %d, n %d\n", sg_isas[i], s, n);
+                free(r);
+            }
+}
+
 TT_TEST_GROUP(sgemm) = {
+    {"copy_run", test_sgemm_copy_run},
     {"c_twin", test_sgemm_c_twin},
     {"simd_vs_twin", test_sgemm_simd_vs_twin},
     {"threads_bitwise", test_sgemm_threads_bitwise},

@@ -13,4 +13,8 @@ bool tt_hook_sgemm_packed(tt_ctx *c, int64_t M, int64_t N, int64_t K, const floa
 typedef struct tt_hook_tile { int64_t mr, nr, mr_max, nr_max, kc, mc, nc; } tt_hook_tile;
 /* False when the build has no table for isa (a name as tt_ctx_isa gives). */
 bool tt_hook_gemm_tile(const char *isa, tt_hook_tile *t);
+
+/* The run copy of isa's kernel table: d[q] = r[q*s] for q < n. False when the build has no
+   table for isa. */
+bool tt_hook_copy_run(const char *isa, float *d, const float *r, int64_t s, int64_t n);
 #endif

@@ -25,3 +25,11 @@ bool tt_hook_gemm_tile(const char *isa, tt_hook_tile *t) {
     t->nc = b.nc;
     return true;
 }
+
+bool tt_hook_copy_run(const char *isa, float *d, const float *r, int64_t s, int64_t n) {
+    int i = tt__isa_of_name(isa);
+    const tt__kernels *kt = i >= 0 ? tt__kernels_for((tt__isa)i) : NULL;
+    if (!kt) return false;
+    kt->copy_run(d, r, s, n);
+    return true;
+}
