@@ -2041,6 +2041,19 @@ static int tt__isa_of_name(const char *name) {
    sliver (kc x MR, k-major) times the B sliver (kc x NR, k-major). */
 typedef void (*tt__ukernel_fn)(int64_t kc, const float *A, const float *B, float *C, int64_t ldc, int accumulate);
 
+/* One tile of a direct convolution (>>conv): tile[o * ldt + l] for 8 output channels o and
+   48 band positions l = the sum over k in [k0, k1) (k = c * taps + tap) of w[o * wstride + k]
+   times x[c * chan + tap[tap] + l], added to the tile unless first, as the micro-kernel adds
+   a k block to C. */
+typedef struct tt__conv_tile_args {
+    const float   *x, *w;
+    const int64_t *tap;
+    float         *tile;
+    int64_t        ldt, chan, wstride, taps, k0, k1;
+    bool           first;
+} tt__conv_tile_args;
+typedef void (*tt__conv_tile_fn)(const tt__conv_tile_args *a);
+
 struct tt__att_job;
 struct tt__att_bufs;
 
@@ -2054,6 +2067,7 @@ typedef struct tt__kernels {
     /* MR rows of A into a sliver, columns [0, kc): the first column it did not pack; NULL: none */
     int64_t      (*pack_a_rows)(float *Ap, const float *src, int64_t sam, int64_t kc);
     void         (*copy_run)(float *d, const float *r, int64_t s, int64_t n);
+    tt__conv_tile_fn conv_tile;          /* NULL: convolutions take im2col + GEMM */
     void         (*unary_chunk)(int op, float *y, const float *x, int64_t n, float p0, float p1);
     void         (*binary_chunk)(int op, float *y, const float *a, const float *b, int64_t n);
     void         (*pair_chunk)(int op, int op2, int swap, float *y, const float *a, const float *b, const float *c,
@@ -5547,35 +5561,76 @@ TT__INLINE void tt__depthwise_plane_body(const void *arg, int64_t plane) {
 }
 TT__TWINS(, tt__depthwise_plane, (const void *arg, int64_t plane), (arg, plane))
 
-/* Depthwise convolution by bands of output rows: long vector loops however narrow the
-   image (MobileNet's 7x7 to 28x28 planes) and whatever the stride. A band's input rows are
-   copied into stride_h*stride_w phases of zero-padded rows: phase (a, c) holds the padded
-   rows a, a+sh, ... and columns c, c+sw, ..., so tap (kh, kw) of output (oh, ow) lies in
-   phase (kh*dh % sh, kw*dw % sw) at row oh + kh*dh/sh, column ow + kw*dw/sw: for the whole
-   band, one contiguous run. The band's outputs are computed wq wide (wq: one past the
+/* ---- bands of padded phases: depthwise and direct convolution ----
+   Both work on a band of output rows at a time, for long vector loops however narrow the
+   image (7x7 to 28x28 planes) and whatever the stride. A band's input rows are copied into
+   stride_h*stride_w phases of zero-padded rows per input channel: phase (a, c) holds the
+   padded rows a, a+sh, ... and columns c, c+sw, ..., so tap (kh, kw) of output (oh, ow) lies
+   in phase (kh*dh % sh, kw*dw % sw) at row oh + kh*dh/sh, column ow + kw*dw/sw: for the
+   whole band, one contiguous run. The band's outputs are computed wq wide (wq: one past the
    widest column a tap reads) and the extra columns thrown away, so a tap is one loop over
-   rows*wq outputs, rounded up to whole vectors. A tap over the padding adds w * 0, which
-   leaves a sum that starts at +0 as it was: the same bits as tt__depthwise_plane, which
-   skips those taps (but for an infinite or NaN weight, which gives NaN there, as the GEMM
-   path's zero columns do). */
-typedef struct tt__dw_bands {
+   rows*wq outputs, rounded up to whole vectors. */
+typedef struct tt__bands {
     const tt__conv_job *conv;
     int64_t        rows, wq, rq;       /* output rows per band; phase width; phase rows per band */
-    int64_t        phase;              /* floats per phase */
+    int64_t        phase, chan;        /* floats per phase; per input channel (its sh*sw phases) */
     int64_t        zeroed, per_thread; /* scratch floats per thread: the phases and a gap; in all */
-    const int64_t *tap;                /* tap kh*KW+kw: its first float in the scratch */
-    float         *scratch;            /* per_thread floats for each thread: the phases, then the band */
-    int64_t        n, per_task;        /* planes (image, output channel); planes per task */
-} tt__dw_bands;
+    const int64_t *tap;                /* tap kh*KW+kw: its first float in a channel's phases */
+    float         *scratch;            /* per_thread floats for each thread: the phases, then its own */
+    int64_t        n, per_task;        /* the tasks' units; units per task */
+} tt__bands;
 
-#define TT__DW_BAND_FLOATS 2048        /* a band's outputs: 8 KB, in L1 with its phases */
-#define TT__DW_MAX_FLOATS  ((int64_t)1 << 24)   /* scratch per thread beyond which the bands are not worth it */
-#define TT__DW_GAP         16          /* floats after the phases: a tap's last vector reads into them */
+#define TT__BANDS_MAX_FLOATS ((int64_t)1 << 24)   /* scratch per thread beyond which bands are not worth it */
+#define TT__BANDS_GAP        48        /* floats after the phases: the last vectors of a tap read into them */
+
+/* One past the widest phase column a tap of j reads. */
+static int64_t tt__bands_wq(const tt__conv_job *j) { return j->OW + (j->KW - 1) * j->p.dilation[1] / j->p.stride[1]; }
+
+/* b's geometry for `rows` output rows per band (clamped to [1, OH]) and the phases of
+   `channels` input channels, then `extra` floats per thread; false where the strides exceed 4
+   or the scratch would be huge. */
+static bool tt__bands_plan(tt__bands *b, const tt__conv_job *j, int64_t rows, int64_t channels, int64_t extra) {
+    int64_t sh = j->p.stride[0], sw = j->p.stride[1];
+    if (sh > 4 || sw > 4) return false;
+    b->conv = j;
+    b->wq = tt__bands_wq(j);
+    b->rows = tt__max64(1, tt__min64(j->OH, rows));
+    b->rq = b->rows + (j->KH - 1) * j->p.dilation[0] / sh;
+    if ((double)channels * (double)(sh * sw) * (double)b->rq * (double)b->wq + (double)extra > (double)TT__BANDS_MAX_FLOATS)
+        return false;
+    b->phase = b->rq * b->wq;
+    b->chan = sh * sw * b->phase;
+    b->zeroed = channels * b->chan + TT__BANDS_GAP;
+    b->per_thread = b->zeroed + extra;
+    return true;
+}
+
+/* The tap offsets and every thread's scratch, in a scope the caller ends; false (nothing
+   kept, no error left behind) when there is no memory for them. */
+static bool tt__bands_alloc(tt_ctx *ctx, const char *name, tt__bands *b, tt_scope *scope) {
+    const tt__conv_job *j = b->conv;
+    int64_t sh = j->p.stride[0], sw = j->p.stride[1], k, *tap;
+    tt_status before = ctx->err.status;
+    *scope = tt_scope_begin(ctx);
+    tap = (int64_t *)tt__alloc(ctx, name, sizeof(int64_t) * (size_t)(j->KH * j->KW));
+    b->scratch = tap ? (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(b->per_thread * ctx->n_threads)) : NULL;
+    if (!b->scratch) {
+        tt_scope_end(ctx, *scope);
+        if (before == TT_OK) tt_clear_error(ctx);
+        return false;
+    }
+    for (k = 0; k < j->KH * j->KW; k++) {
+        int64_t dy = k / j->KW * j->p.dilation[0], dx = k % j->KW * j->p.dilation[1];
+        tap[k] = (dy % sh * sw + dx % sw) * b->phase + dy / sh * b->wq + dx / sw;
+    }
+    b->tap = tap;
+    return true;
+}
 
 /* Input row x (W floats) into phase row r of the sw column phases of row phase `first`:
    input column iw goes to column phase (iw + pw) % sw at (iw + pw) / sw. Columns no input
    reaches keep the zeros the task wrote. */
-TT__INLINE void tt__dw_fill_row(const tt__dw_bands *b, const float *x, float *first, int64_t r) {
+TT__INLINE void tt__bands_fill_row(const tt__bands *b, const float *x, float *first, int64_t r) {
     const tt__conv_job *j = b->conv;
     int64_t sw = j->p.stride[1], pw = j->p.padding[1], c;
     for (c = 0; c < sw && c < j->W; c++) {
@@ -5584,29 +5639,35 @@ TT__INLINE void tt__dw_fill_row(const tt__dw_bands *b, const float *x, float *fi
     }
 }
 
-/* The input rows of the band whose first output row is oh0, into its phases; rows over the
-   padding all zeros. */
-TT__INLINE void tt__dw_fill(const tt__dw_bands *b, const float *x, int64_t oh0, float *scratch) {
+/* The rows of input plane x that the band from output row oh0 reads, into its phases at
+   `phases`; rows over the padding all zeros. */
+TT__INLINE void tt__bands_fill(const tt__bands *b, const float *x, int64_t oh0, float *phases) {
     const tt__conv_job *j = b->conv;
     int64_t sh = j->p.stride[0], sw = j->p.stride[1], a, c, r;
     for (a = 0; a < sh; a++) {
-        float *first = scratch + a * sw * b->phase;
+        float *first = phases + a * sw * b->phase;
         for (r = 0; r < b->rq; r++) {
             int64_t ih = (oh0 + r) * sh + a - j->p.padding[0];
-            if (ih >= 0 && ih < j->H) tt__dw_fill_row(b, x + ih * j->W, first, r);
+            if (ih >= 0 && ih < j->H) tt__bands_fill_row(b, x + ih * j->W, first, r);
             else for (c = 0; c < sw; c++) memset(first + c * b->phase + r * b->wq, 0, sizeof(float) * (size_t)b->wq);
         }
     }
 }
+
+/* Depthwise convolution (one input channel per group) by bands: a unit is a plane (image,
+   output channel). A tap over the padding adds w * 0, which leaves a sum that starts at +0
+   as it was: the same bits as tt__depthwise_plane, which skips those taps (but for an
+   infinite or NaN weight, which gives NaN there, as the GEMM path's zero columns do). */
+#define TT__DW_BAND_FLOATS 2048        /* a band's outputs: 8 KB, in L1 with its phases */
 
 /* d = 0 + w * r: the first tap (the same bits as zeroing d and adding). */
 TT__INLINE void tt__tap_set(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t n, float w) {
     TT__EACH(n, d[i] = 0.0f + w * r[i]);
 }
 
-/* d = s (+ bias) (then ReLU): one output row of a band. Restrict parameters, not restrict
-   locals: GCC vectorizes a loop on the former only. */
-TT__INLINE void tt__dw_row_out(float *TT__RESTRICT d, const float *TT__RESTRICT s, int64_t n, const float *bias, bool relu) {
+/* d = s (+ bias) (then ReLU): one output row of a band, with the expressions of the GEMM's
+   epilogue. Restrict parameters, not restrict locals: GCC vectorizes a loop on the former only. */
+TT__INLINE void tt__band_row_out(float *TT__RESTRICT d, const float *TT__RESTRICT s, int64_t n, const float *bias, bool relu) {
     float b = bias ? *bias : 0.0f;
     if (bias) TT__EACH(n, d[i] = s[i] + b);
     else      TT__EACH(n, d[i] = s[i]);
@@ -5616,7 +5677,7 @@ TT__INLINE void tt__dw_row_out(float *TT__RESTRICT d, const float *TT__RESTRICT 
 /* Planes [t*per_task, (t+1)*per_task), band by band: phases, taps in (kh, kw) order, then
    the band's rows into the output with the bias (and a graph's ReLU). */
 TT__INLINE void tt__depthwise_bands_task_body(void *arg, int64_t t, int thread) {
-    const tt__dw_bands *b = (const tt__dw_bands *)arg;
+    const tt__bands *b = (const tt__bands *)arg;
     const tt__conv_job *j = b->conv;
     float *scratch = b->scratch + thread * b->per_thread, *y = scratch + b->zeroed;
     int64_t plane, p1 = tt__min64(b->n, (t + 1) * b->per_task), taps = j->KH * j->KW, OW = j->OW;
@@ -5627,48 +5688,168 @@ TT__INLINE void tt__depthwise_bands_task_body(void *arg, int64_t t, int thread) 
         float *dst = j->y + plane * j->OH * OW;
         for (oh0 = 0; oh0 < j->OH; oh0 += b->rows) {
             int64_t rows = tt__min64(b->rows, j->OH - oh0), len = ((rows - 1) * b->wq + OW + 15) / 16 * 16;
-            tt__dw_fill(b, x, oh0, scratch);
+            tt__bands_fill(b, x, oh0, scratch);
             tt__tap_set(y, scratch + b->tap[0], len, wk[0]);
             for (k = 1; k < taps; k++) tt__tap_mul_add(y, scratch + b->tap[k], 1, len, wk[k]);
-            for (r = 0; r < rows; r++) tt__dw_row_out(dst + (oh0 + r) * OW, y + r * b->wq, OW, j->b ? j->b + o : NULL, j->relu);
+            for (r = 0; r < rows; r++) tt__band_row_out(dst + (oh0 + r) * OW, y + r * b->wq, OW, j->b ? j->b + o : NULL, j->relu);
         }
     }
 }
 TT__TWINS(, tt__depthwise_bands_task, (void *arg, int64_t t, int thread), (arg, t, thread))
 
 /* The depthwise convolution j by bands; false (nothing written) where the bands' scratch
-   is not to be had or would be huge (strides over 4, rows of millions), and
-   tt__depthwise_plane does it instead. */
+   is not to be had or would be huge, and tt__depthwise_plane does it instead. */
 static bool tt__depthwise_by_bands(tt_ctx *ctx, const char *name, const tt__conv_job *j, int64_t N) {
-    tt__dw_bands b;
-    int64_t sh = j->p.stride[0], sw = j->p.stride[1], k, *tap;
-    tt_status before = ctx->err.status;
+    tt__bands b;
     tt_scope scope;
-    if (sh > 4 || sw > 4) return false;
-    b.conv = j;
-    b.wq = j->OW + (j->KW - 1) * j->p.dilation[1] / sw;
-    b.rows = tt__max64(1, tt__min64(j->OH, TT__DW_BAND_FLOATS / b.wq));
-    b.rq = b.rows + (j->KH - 1) * j->p.dilation[0] / sh;
-    if ((double)(sh * sw + 1) * (double)b.rq * (double)b.wq > (double)TT__DW_MAX_FLOATS) return false;
-    b.phase = b.rq * b.wq;
-    b.zeroed = sh * sw * b.phase + TT__DW_GAP;
-    b.per_thread = b.zeroed + (b.rows * b.wq + 15) / 16 * 16;
+    int64_t wq = tt__bands_wq(j), rows = tt__max64(1, tt__min64(j->OH, TT__DW_BAND_FLOATS / wq));
+    if (!tt__bands_plan(&b, j, rows, 1, (rows * wq + 15) / 16 * 16)) return false;   /* then the band's outputs */
     b.n = N * j->O;
     b.per_task = tt__max64(1, TT__TASK_ELEMS / tt__max64(1, j->OH * j->OW * j->KH * j->KW));
-    scope = tt_scope_begin(ctx);
-    tap = (int64_t *)tt__alloc(ctx, name, sizeof(int64_t) * (size_t)(j->KH * j->KW));
-    b.scratch = tap ? (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(b.per_thread * ctx->n_threads)) : NULL;
-    if (!b.scratch) {
-        tt_scope_end(ctx, scope);
-        if (before == TT_OK) tt_clear_error(ctx);
-        return false;
-    }
-    for (k = 0; k < j->KH * j->KW; k++) {
-        int64_t dy = k / j->KW * j->p.dilation[0], dx = k % j->KW * j->p.dilation[1];
-        tap[k] = (dy % sh * sw + dx % sw) * b.phase + dy / sh * b.wq + dx / sw;
-    }
-    b.tap = tap;
+    if (!tt__bands_alloc(ctx, name, &b, &scope)) return false;
     tt__parallel_for(ctx, j->kt->depthwise_bands_task, &b, (b.n + b.per_task - 1) / b.per_task);
+    tt_scope_end(ctx, scope);
+    return true;
+}
+
+/* Direct convolution (groups 1, output channels a multiple of 8) by bands: the table's
+   conv_tile kernel sums 8 output channels x 48 positions of a band over every input channel
+   and tap (k = c * taps + tap, the column matrix's order), in the GEMM's k blocks, each as
+   the SGEMM's micro-kernel of that ISA sums one, so the outputs have the same bits as
+   im2col + GEMM without the 9x larger column matrix being written and packed. A unit is
+   (image, band, group of 8-channel blocks); each task fills its band's phases once. */
+#define TT__DCONV_PHASE_FLOATS 32768   /* a band's phases, all input channels: 128 KB, in L2 */
+#define TT__DCONV_TASK_MACS    ((int64_t)1 << 21)
+
+typedef struct tt__dconv_job {
+    tt__bands b;
+    int64_t   bands, blocks, per_group, groups;   /* bands per image; 8-channel blocks; blocks per unit; units per band */
+    int64_t   kc;                                 /* the SGEMM's k block */
+    int64_t   ldt;                                /* a band's positions rounded up to whole tiles */
+    tt__epilogue ep;                              /* the bias and a graph's ReLU */
+} tt__dconv_job;
+
+/* The band's sums of 8 output channels from o0 (rows ldt apart, positions [0, len)) into
+   the output rows of the band from oh0: the GEMM's epilogue (bias, ReLU) on the whole
+   [8, len] block (the extra columns too: long vector loops), then each output row copied. */
+static void tt__dconv_out(const tt__dconv_job *d, float *sums, int64_t len, int64_t img, int64_t o0, int64_t oh0) {
+    const tt__conv_job *j = d->b.conv;
+    int64_t rows = (len - j->OW) / d->b.wq + 1, o, r;
+    tt__epilogue_block(&d->ep, sums, d->ldt, o0, 0, 8, len);
+    for (o = 0; o < 8; o++) {
+        float *y = j->y + ((img * j->O + o0 + o) * j->OH + oh0) * j->OW;
+        for (r = 0; r < rows; r++) j->kt->copy_run(y + r * j->OW, sums + o * d->ldt + r * d->b.wq, 1, j->OW);
+    }
+}
+
+/* The plain-C twin of the conv tile: its sums continue from the tile, as tt__ukernel_ref's
+   continue from C. */
+static void tt__conv_tile_ref(const tt__conv_tile_args *a) {
+    float acc[8 * 48];
+    int64_t k, o, l;
+    for (l = 0; l < 8 * 48; l++) acc[l] = a->first ? 0.0f : a->tile[l / 48 * a->ldt + l % 48];
+    for (k = a->k0; k < a->k1; k++) {
+        const float *x = a->x + k / a->taps * a->chan + a->tap[k % a->taps];
+        for (o = 0; o < 8; o++) {
+            float w = a->w[o * a->wstride + k];
+            for (l = 0; l < 48; l++) acc[o * 48 + l] += w * x[l];
+        }
+    }
+    for (o = 0; o < 8; o++) memcpy(a->tile + o * a->ldt, acc + o * 48, sizeof(float) * 48);
+}
+
+#if TT__SIMD_AVX512
+/* 8 output channels x 3 vectors of 16 positions = 24 zmm accumulators, as the SGEMM's
+   micro-kernel: per k, 3 loads of the band, 8 broadcast weights, 24 FMAs; a k block summed
+   from 0 and then added to the tile, as the micro-kernel adds one to C. */
+#define TT__CT_ROW(i)                                                                   \
+    a = _mm512_set1_ps(w[i * ws]);                                                      \
+    c##i##0 = _mm512_fmadd_ps(a, x0, c##i##0); c##i##1 = _mm512_fmadd_ps(a, x1, c##i##1); \
+    c##i##2 = _mm512_fmadd_ps(a, x2, c##i##2)
+#define TT__CT_STORE(i)                                                                 \
+    if (!p->first) {                                                                    \
+        c##i##0 = _mm512_add_ps(_mm512_loadu_ps(T + i * ldt), c##i##0);                 \
+        c##i##1 = _mm512_add_ps(_mm512_loadu_ps(T + i * ldt + 16), c##i##1);            \
+        c##i##2 = _mm512_add_ps(_mm512_loadu_ps(T + i * ldt + 32), c##i##2);            \
+    }                                                                                   \
+    _mm512_storeu_ps(T + i * ldt, c##i##0); _mm512_storeu_ps(T + i * ldt + 16, c##i##1); \
+    _mm512_storeu_ps(T + i * ldt + 32, c##i##2)
+
+TT__TARGET_AVX512 static void tt__conv_tile_avx512(const tt__conv_tile_args *p) {
+    __m512 c00 = _mm512_setzero_ps(), c01 = c00, c02 = c00, c10 = c00, c11 = c00, c12 = c00;
+    __m512 c20 = c00, c21 = c00, c22 = c00, c30 = c00, c31 = c00, c32 = c00;
+    __m512 c40 = c00, c41 = c00, c42 = c00, c50 = c00, c51 = c00, c52 = c00;
+    __m512 c60 = c00, c61 = c00, c62 = c00, c70 = c00, c71 = c00, c72 = c00;
+    const int64_t ws = p->wstride, ldt = p->ldt;
+    int64_t k = p->k0;
+    float *T = p->tile;
+    while (k < p->k1) {                                /* one input channel's taps at a time */
+        int64_t tap = k % p->taps, end = tt__min64(p->k1, k - tap + p->taps);
+        const float *xc = p->x + k / p->taps * p->chan;
+        for (; k < end; k++, tap++) {
+            const float *xp = xc + p->tap[tap], *w = p->w + k;
+            __m512 x0 = _mm512_loadu_ps(xp), x1 = _mm512_loadu_ps(xp + 16), x2 = _mm512_loadu_ps(xp + 32), a;
+            TT__CT_ROW(0); TT__CT_ROW(1); TT__CT_ROW(2); TT__CT_ROW(3);
+            TT__CT_ROW(4); TT__CT_ROW(5); TT__CT_ROW(6); TT__CT_ROW(7);
+        }
+    }
+    TT__CT_STORE(0); TT__CT_STORE(1); TT__CT_STORE(2); TT__CT_STORE(3);
+    TT__CT_STORE(4); TT__CT_STORE(5); TT__CT_STORE(6); TT__CT_STORE(7);
+}
+#undef TT__CT_ROW
+#undef TT__CT_STORE
+#endif
+
+static void tt__dconv_task(void *arg, int64_t t, int thread) {
+    const tt__dconv_job *d = (const tt__dconv_job *)arg;
+    const tt__bands *b = &d->b;
+    const tt__conv_job *j = b->conv;
+    float *scratch = b->scratch + thread * b->per_thread, *sums = scratch + b->zeroed;
+    int64_t group = t % d->groups, band = t / d->groups % d->bands, img = t / d->groups / d->bands;
+    int64_t oh0 = band * b->rows, rows = tt__min64(b->rows, j->OH - oh0), len = (rows - 1) * b->wq + j->OW;
+    int64_t taps = j->KH * j->KW, K = j->C * taps, blk, c, t0, p0;
+    tt__conv_tile_args a;
+    memset(scratch, 0, sizeof(float) * (size_t)b->zeroed);
+    for (c = 0; c < j->C; c++) tt__bands_fill(b, j->x + (img * j->C + c) * j->H * j->W, oh0, scratch + c * b->chan);
+    a.tap = b->tap; a.ldt = d->ldt; a.chan = b->chan; a.wstride = K; a.taps = taps;
+    for (blk = group * d->per_group; blk < tt__min64(d->blocks, (group + 1) * d->per_group); blk++) {
+        a.w = j->w + blk * 8 * K;
+        for (t0 = 0; t0 < len; t0 += 48) {
+            a.x = scratch + t0;
+            a.tile = sums + t0;
+            for (p0 = 0; p0 < K; p0 += d->kc) {
+                a.k0 = p0;
+                a.k1 = tt__min64(K, p0 + d->kc);
+                a.first = p0 == 0;
+                j->kt->conv_tile(&a);
+            }
+        }
+        tt__dconv_out(d, sums, len, img, blk * 8, oh0);
+    }
+}
+
+/* The convolution j (groups 1) directly by bands; false (nothing written) where the ISA has
+   no conv_tile kernel, the output channels are not a multiple of 8, the GEMM would not take
+   its packed path (whose sums these are) or the scratch is not to be had. */
+static bool tt__conv_direct(tt_ctx *ctx, const char *name, const tt__conv_job *j, int64_t N) {
+    tt__dconv_job d;
+    tt_scope scope;
+    int64_t K = j->C * j->KH * j->KW, wq = tt__bands_wq(j), halo = (j->KH - 1) * j->p.dilation[0] / j->p.stride[0];
+    int64_t rows = TT__DCONV_PHASE_FLOATS / tt__max64(1, j->C * j->p.stride[0] * j->p.stride[1] * wq) - halo;
+    if (!j->kt->conv_tile || j->O % 8 != 0 || !tt__gemm_is_packed(j->kt, j->O, j->OH * j->OW, K)) return false;
+    rows = tt__min64(j->OH, tt__max64(rows, (48 + wq - 1) / wq));
+    d.ldt = (rows * wq + 47) / 48 * 48;
+    if (!tt__bands_plan(&d.b, j, rows, j->C, 8 * d.ldt)) return false;   /* then the band's sums */
+    d.bands = (j->OH + d.b.rows - 1) / d.b.rows;
+    d.blocks = j->O / 8;
+    d.per_group = tt__max64(1, tt__min64(d.blocks, TT__DCONV_TASK_MACS / tt__max64(1, 8 * K * d.b.rows * wq)));
+    d.groups = (d.blocks + d.per_group - 1) / d.per_group;
+    d.kc = tt__gemm_blocking(j->kt).kc;
+    d.ep.bias = j->b;
+    d.ep.bias_kind = j->b ? TT__BIAS_ROWS : TT__BIAS_NONE;
+    d.ep.relu = j->relu;
+    if (!tt__bands_alloc(ctx, name, &d.b, &scope)) return false;
+    tt__parallel_for(ctx, tt__dconv_task, &d, N * d.bands * d.groups);
     tt_scope_end(ctx, scope);
     return true;
 }
@@ -5859,6 +6040,7 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         return true;
     }
     direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
+    if (G == 1 && !direct && tt__conv_direct(ctx, c->name, &j, N)) return true;
     if (G == 1 && !direct && tt__conv_gemm_implicit(ctx, &j, N, Kc)) return true;
     j.m = tt__min64(N, tt__max64(1, TT__CONV_COL_FLOATS / tt__max64(1, Kc * OH * OW)));   /* Kc may be 0 */
     if (G == 1 && !direct && j.m > 1 && tt__conv_batched(ctx, c->name, &j, N, Kc)) return true;
@@ -7484,27 +7666,27 @@ TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_
     tt__att_softmax_step##suffix, tt__reduce_task##suffix, tt__softmax_task##suffix, tt__norm_task##suffix,  \
     tt__gemm_task##suffix, tt__depthwise_plane##suffix, tt__depthwise_bands_task##suffix, tt__pool_plane##suffix
 
-/* isa, MR, NR, micro-kernel, narrow kernels, A packer, run copy, twins */
+/* isa, MR, NR, micro-kernel, narrow kernels, A packer, run copy, conv tile, twins */
 static const tt__kernels tt__kernels_ref = {
-    TT__ISA_SCALAR, TT__MR_REF, TT__NR_REF, tt__ukernel_ref, NULL, NULL, NULL, tt__copy_run_ref,
+    TT__ISA_SCALAR, TT__MR_REF, TT__NR_REF, tt__ukernel_ref, NULL, NULL, NULL, tt__copy_run_ref, tt__conv_tile_ref,
     TT__TWIN_KERNELS(_ref)
 };
 #if TT__SIMD_NEON
 static const tt__kernels tt__kernels_neon = {
-    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, NULL, tt__copy_run_ref,
+    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, NULL, tt__copy_run_ref, NULL,
     TT__TWIN_KERNELS(_ref)             /* the compiler vectorizes the plain C with NEON, aarch64's baseline */
 };
 #endif
 #if TT__SIMD_AVX2
 static const tt__kernels tt__kernels_avx2 = {
-    TT__ISA_AVX2, 6, 16, tt__ukernel_avx2, NULL, NULL, NULL, tt__copy_run_ref,
+    TT__ISA_AVX2, 6, 16, tt__ukernel_avx2, NULL, NULL, NULL, tt__copy_run_ref, NULL,
     TT__TWIN_KERNELS(_avx2)
 };
 #endif
 #if TT__SIMD_AVX512
 static const tt__kernels tt__kernels_avx512 = {
     TT__ISA_AVX512, 8, 48, tt__ukernel_avx512, tt__ukernel_avx512_16, tt__ukernel_avx512_32,
-    tt__pack_a_rows_avx512, tt__copy_run_avx512, TT__TWIN_KERNELS(_avx512)
+    tt__pack_a_rows_avx512, tt__copy_run_avx512, tt__conv_tile_avx512, TT__TWIN_KERNELS(_avx512)
 };
 #endif
 
