@@ -5830,13 +5830,19 @@ static void tt__dconv_task(void *arg, int64_t t, int thread) {
 
 /* The convolution j (groups 1) directly by bands; false (nothing written) where the ISA has
    no conv_tile kernel, the output channels are not a multiple of 8, the GEMM would not take
-   its packed path (whose sums these are) or the scratch is not to be had. */
+   its packed path (whose sums these are) or the scratch is not to be had, and where the
+   GEMM is faster: with more than TT__DCONV_MAX_C input channels (measured, AVX-512 EPYC,
+   one thread: direct is 0-30% faster with 3 or 32 input channels, where im2col copies many
+   short runs per column; from 64 on, the GEMM's packed slivers, read from L1, win by 10-70%
+   while a tile reads its band's phases from L2). */
+#define TT__DCONV_MAX_C 32
 static bool tt__conv_direct(tt_ctx *ctx, const char *name, const tt__conv_job *j, int64_t N) {
     tt__dconv_job d;
     tt_scope scope;
     int64_t K = j->C * j->KH * j->KW, wq = tt__bands_wq(j), halo = (j->KH - 1) * j->p.dilation[0] / j->p.stride[0];
     int64_t rows = TT__DCONV_PHASE_FLOATS / tt__max64(1, j->C * j->p.stride[0] * j->p.stride[1] * wq) - halo;
-    if (!j->kt->conv_tile || j->O % 8 != 0 || !tt__gemm_is_packed(j->kt, j->O, j->OH * j->OW, K)) return false;
+    if (!j->kt->conv_tile || j->C > TT__DCONV_MAX_C || j->O % 8 != 0 || !tt__gemm_is_packed(j->kt, j->O, j->OH * j->OW, K))
+        return false;
     rows = tt__min64(j->OH, tt__max64(rows, (48 + wq - 1) / wq));
     d.ldt = (rows * wq + 47) / 48 * 48;
     if (!tt__bands_plan(&d.b, j, rows, j->C, 8 * d.ldt)) return false;   /* then the band's sums */

@@ -183,6 +183,67 @@ static void test_conv2d_implicit_im2col(void) {
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) cv_implicit_case(&cases[i], 300u + 7u * (unsigned)i, __FILE__, __LINE__);
 }
 
+/* Direct convolution by bands (groups 1, up to 32 input channels, output channels a
+   multiple of 8, products the GEMM packs): against the double reference; bitwise against
+   the same convolution with one more output channel (not a multiple of 8: im2col + GEMM),
+   whose sums are in the same k blocks; and bitwise on 1 thread and 3. */
+static void cv_direct_case(const cv_case *k, unsigned long long seed, const char *file, int line) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *c = tu_ctx(), *c1, *c3;
+    int64_t xs[4], ws[4], ws1[4];
+    tt_tensor *x, *w, *w1, *b, *b1, *y, *y_gemm;
+    tt_conv_params p;
+    cv_run_case(k, seed, file, line);
+    xs[0] = k->N; xs[1] = k->C; xs[2] = k->H; xs[3] = k->W;
+    ws[0] = k->O; ws[1] = k->C; ws[2] = k->KH; ws[3] = k->KW;
+    memcpy(ws1, ws, sizeof ws);
+    ws1[0] = k->O + 1;
+    x = tt_randn(c, seed + 10, 4, xs);
+    w1 = tt_randn(c, seed + 11, 4, ws1);
+    b1 = tt_randn(c, seed + 12, 1, ws1);
+    w = tt_contiguous(c, tt_slice(c, w1, 0, 0, k->O, 1));
+    b = tt_contiguous(c, tt_slice(c, b1, 0, 0, k->O, 1));
+    memset(&p, 0, sizeof p);
+    p.stride[0] = k->sh; p.stride[1] = k->sw; p.padding[0] = k->ph; p.padding[1] = k->pw;
+    p.dilation[0] = k->dh; p.dilation[1] = k->dw; p.groups = 1;
+    y = tt_conv2d_ex(c, x, w, b, &p);
+    y_gemm = tt_conv2d_ex(c, x, w1, b1, &p);
+    tu_same_bits(c, y, tt_slice(c, y_gemm, 1, 0, k->O, 1), file, line);
+    d.n_threads = 1;
+    c1 = tt_ctx_create(&d);
+    d.n_threads = 3;
+    c3 = tt_ctx_create(&d);
+    if (c1 && c3 && y) {
+        tt_tensor *x1 = tt_randn(c1, seed + 10, 4, xs), *x3 = tt_randn(c3, seed + 10, 4, xs);
+        tt_tensor *on1 = tt_conv2d_ex(c1, x1, w, b, &p);
+        tt_tensor *on3 = tt_conv2d_ex(c3, x3, w, b, &p);
+        tu_same_bits(c, on1, y, file, line);
+        tu_same_bits(c, on3, y, file, line);
+    }
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    if (!tt_ctx_check_guards(c)) tt_test__fail(file, line, "guards overwritten");
+    tt_ctx_destroy(c1);
+    tt_ctx_destroy(c3);
+    tt_ctx_destroy(c);
+}
+
+static void test_conv2d_direct(void) {
+    /* N, C, H, W, O, KH, KW, sh, sw, ph, pw, dh, dw, groups, bias, ex */
+    static const cv_case cases[] = {
+        {2, 3, 40, 40, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     /* SimpleCNN's first layer */
+        {1, 32, 20, 20, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* 288 terms: k blocks end inside a channel's taps */
+        {1, 32, 40, 100, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* five bands of 8 rows */
+        {1, 4, 50, 50, 8, 5, 5, 2, 2, 2, 2, 1, 1, 1, 1, 1},      /* stride 2: four phases per channel */
+        {2, 5, 90, 90, 8, 3, 3, 3, 3, 0, 0, 1, 1, 1, 1, 1},      /* stride 3, no padding */
+        {1, 3, 64, 64, 8, 7, 7, 4, 4, 3, 3, 1, 1, 1, 1, 1},      /* stride 4: sixteen phases */
+        {1, 8, 30, 30, 16, 3, 3, 1, 1, 2, 2, 2, 2, 1, 1, 1},     /* dilation 2 */
+        {1, 6, 33, 47, 24, 5, 3, 2, 1, 1, 2, 1, 2, 1, 1, 1},     /* every setting different per axis */
+        {3, 32, 7, 7, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},      /* planes smaller than a tile */
+    };
+    int i;
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) cv_direct_case(&cases[i], 400u + 7u * (unsigned)i, __FILE__, __LINE__);
+}
+
 static void test_conv2d_groups(void) {
     CV_SQ(2, 4, 7, 9, 6, 3, 3, 1, 1, 1, 2, 1, 200);   /* groups 2 */
     CV_SQ(1, 4, 7, 9, 2, 3, 3, 2, 0, 1, 2, 0, 201);   /* one output channel per group */
@@ -776,6 +837,7 @@ TT_TEST_GROUP(conv) = {
     {"conv2d_basic", test_conv2d_basic},
     {"conv2d_stride_padding_dilation", test_conv2d_stride_padding_dilation},
     {"conv2d_implicit_im2col", test_conv2d_implicit_im2col},
+    {"conv2d_direct", test_conv2d_direct},
     {"conv2d_groups", test_conv2d_groups},
     {"conv2d_depthwise", test_conv2d_depthwise},
     {"conv2d_ex_per_axis", test_conv2d_ex_per_axis},
