@@ -2638,6 +2638,8 @@ typedef struct tt__call {
 typedef struct tt__cpu_node {
     const float *packed_b;        /* a linear's constant weight packed ahead (tt__prepack_b), or NULL */
     bool         relu_after;      /* a fused ReLU follows: the op applies it in its GEMM epilogue */
+    bool         winograd_ok;     /* the graph's mode lets a convolution take Winograd (not eager's bits) */
+    const float *wino_u;          /* its constant weights transformed for Winograd ahead, or NULL */
 } tt__cpu_node;
 
 /* A call of op with inputs in[0..n_in) and attributes a (no backend data: eager). */
@@ -2654,7 +2656,7 @@ static tt__call tt__call_init(const char *name, int op, tt_tensor *const *in, in
 
 /* The CPU backend's data of a call (all zero for an eager call). */
 static const tt__cpu_node *tt__cpu_data(const tt__call *c) {
-    static const tt__cpu_node none = { NULL, false };
+    static const tt__cpu_node none = { NULL, false, false, NULL };
     return c->node_data ? (const tt__cpu_node *)c->node_data : &none;
 }
 
@@ -5860,6 +5862,205 @@ static bool tt__conv_direct(tt_ctx *ctx, const char *name, const tt__conv_job *j
     return true;
 }
 
+/* ---- Winograd F(2x2, 3x3): 3x3 convolutions of stride 1 in TT_MODE_MAX_AUTOTUNE ----
+   Each 2x2 block of outputs (a tile) reads a 4x4 block d of the padded input. With
+   V = B^T d B per input channel and U = G g G^T per 3x3 kernel g, the tile is A^T M A where
+   M = sum over input channels of U * V (elementwise): the 16 entries of M for every tile are
+   16 GEMMs [O, C] x [C, tiles], 16 multiplies per 4 outputs where direct convolution takes 36.
+       B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]   G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]
+       A^T = [1 1 1 0; 0 1 -1 -1]
+   The transforms round differently from direct convolution: the results are within float
+   rounding of eager's, not its bits (tests/test_conv.c bounds the error), so only graphs
+   compiled in TT_MODE_MAX_AUTOTUNE take it, and only for convolutions large enough to gain
+   (tt__winograd_pays). Tiles are numbered along tile rows, the rows of every image in turn;
+   a chunk of tile rows at a time keeps V and M within TT__WINO_CHUNK_FLOATS. */
+#define TT__WINO_CHUNK_FLOATS ((int64_t)1 << 21)   /* V and M of a chunk: 8 MB */
+#define TT__WINO_MIN_MACS     ((int64_t)1 << 24)   /* smaller convolutions keep direct sums */
+
+typedef struct tt__wino_job {
+    const tt__conv_job *conv;
+    tt__conv_job  tiles;               /* the convolution as a 4x4 window of stride 2 over tiles */
+    tt__bands     b;                   /* tile rows of one image channel: the phases of `tiles` */
+    float        *U, *V, *M;           /* [16][O][C]; [16][C][P]; [16][O][P]: P tiles of the chunk */
+    int64_t       row0, rows, P;       /* the chunk: tile rows [row0, row0 + rows), P = rows * wq */
+    int64_t       vstride, mstride;    /* from one of the 16 matrices of V, of M, to the next: C*P, O*P
+                                          and 16 floats more, so that the 16 are not a multiple of 4 KB
+                                          apart (the same L1 set: each read would evict another) */
+} tt__wino_job;
+
+/* Rows of B^T: entry i of a transformed 4-vector d is d[first] + sign * d[second]. */
+static const int tt__wino_bt[4][3] = { {0, 2, -1}, {1, 2, 1}, {2, 1, -1}, {1, 3, -1} };
+
+/* y = (p1 + si * p2) + sj * (p3 + si * p4): one entry of B^T d B along a tile row (signs
+   +-1: the products are exact, so these are the sums and differences). */
+TT__INLINE void tt__wino_in_run(float *TT__RESTRICT y, const float *TT__RESTRICT p1, const float *TT__RESTRICT p2,
+                                const float *TT__RESTRICT p3, const float *TT__RESTRICT p4, float si, float sj, int64_t n) {
+    TT__EACH(n, y[i] = (p1[i] + si * p2[i]) + sj * (p3[i] + si * p4[i]));
+}
+
+/* U = G g G^T for every input channel of output channel o of the weights wt [O, C, 3, 3]. */
+static void tt__wino_weights(const float *wt, int64_t O, int64_t C, float *U, int64_t o) {
+    int64_t c, i, k, OC = O * C;
+    for (c = 0; c < C; c++) {
+        const float *g = wt + (o * C + c) * 9;
+        float t[4][3];
+        for (k = 0; k < 3; k++) {                      /* G g: rows of G combine rows of g */
+            t[0][k] = g[k];
+            t[1][k] = ((g[k] + g[3 + k]) + g[6 + k]) * 0.5f;
+            t[2][k] = ((g[k] - g[3 + k]) + g[6 + k]) * 0.5f;
+            t[3][k] = g[6 + k];
+        }
+        for (i = 0; i < 4; i++) {                      /* (G g) G^T */
+            float *u = U + (4 * i) * OC + o * C + c;
+            u[0] = t[i][0];
+            u[OC] = ((t[i][0] + t[i][1]) + t[i][2]) * 0.5f;
+            u[2 * OC] = ((t[i][0] - t[i][1]) + t[i][2]) * 0.5f;
+            u[3 * OC] = t[i][2];
+        }
+    }
+}
+
+static void tt__wino_weights_plane(const void *arg, int64_t o) {
+    const tt__wino_job *w = (const tt__wino_job *)arg;
+    tt__wino_weights(w->conv->w, w->conv->O, w->conv->C, w->U, o);
+}
+
+/* V = B^T d B for input channel t over the chunk's tiles, a band of tile rows at a time:
+   d[r][s] of the tiles of the band is, for all of them at once, one run of a phase (tiles
+   numbered wq = tw + 1 to a row, the last a column of junk that no output reads). */
+static void tt__wino_input_task(void *arg, int64_t t, int thread) {
+    const tt__wino_job *w = (const tt__wino_job *)arg;
+    const tt__bands *b = &w->b;
+    const tt__conv_job *j = w->conv;
+    float *phases = b->scratch + thread * b->per_thread;
+    int64_t th = w->tiles.OH, r = w->row0, e;
+    memset(phases, 0, sizeof(float) * (size_t)b->zeroed);
+    while (r < w->row0 + w->rows) {
+        int64_t img = r / th, ty = r % th, n = tt__min64(b->rows, tt__min64(th - ty, w->row0 + w->rows - r));
+        const float *d[4][4];                          /* d[rr][ss] of the band's first tile */
+        int rr, ss;
+        tt__bands_fill(b, j->x + (img * j->C + t) * j->H * j->W, ty, phases);
+        for (rr = 0; rr < 4; rr++)
+            for (ss = 0; ss < 4; ss++) d[rr][ss] = phases + (rr % 2 * 2 + ss % 2) * b->phase + rr / 2 * b->wq + ss / 2;
+        for (e = 0; e < 16; e++) {                     /* entry (e / 4, e % 4) of V */
+            const int *bi = tt__wino_bt[e / 4], *bj = tt__wino_bt[e % 4];
+            tt__wino_in_run(w->V + e * w->vstride + t * w->P + (r - w->row0) * b->wq, d[bi[0]][bj[0]], d[bi[1]][bj[0]],
+                            d[bi[0]][bj[1]], d[bi[1]][bj[1]], (float)bi[2], (float)bj[2], n * b->wq);
+        }
+        r += n;
+    }
+}
+
+/* y = (a + b) + c and y = (a - b) - c along tiles: the rows of A^T, applied to columns of M. */
+TT__INLINE void tt__wino_sum3(float *TT__RESTRICT y, const float *TT__RESTRICT a, const float *TT__RESTRICT b,
+                              const float *TT__RESTRICT c, int64_t n) {
+    TT__EACH(n, y[i] = (a[i] + b[i]) + c[i]);
+}
+TT__INLINE void tt__wino_diff3(float *TT__RESTRICT y, const float *TT__RESTRICT a, const float *TT__RESTRICT b,
+                               const float *TT__RESTRICT c, int64_t n) {
+    TT__EACH(n, y[i] = (a[i] - b[i]) - c[i]);
+}
+
+#define TT__WINO_OUT_TILES 64          /* tiles of one output transform step: 3 KB of rows */
+
+/* y = y + bias (then ReLU): the ops' expressions, along tiles. */
+TT__INLINE void tt__wino_bias_relu(float *TT__RESTRICT y, const float *bias, bool relu, int64_t n) {
+    float b = bias ? *bias : 0.0f;
+    if (bias) TT__EACH(n, y[i] = y[i] + b);
+    if (relu) TT__EACH(n, y[i] = tt__reluf(y[i]));
+}
+
+/* Output channel o of the chunk's tiles: A^T M A, the bias and a graph's ReLU along 64 tiles
+   at a time (16 rows of M in, the 4 outputs of each tile out), then each tile's 2x2 block
+   into the output, clipped to it (a row's junk tile skipped). */
+static void tt__wino_output_plane(const void *arg, int64_t o) {
+    const tt__wino_job *w = (const tt__wino_job *)arg;
+    const tt__conv_job *j = w->conv;
+    int64_t th = w->tiles.OH, tw = w->tiles.OW, wq = w->b.wq, p0, k;
+    float f[8][TT__WINO_OUT_TILES], y[4][TT__WINO_OUT_TILES];
+    for (p0 = 0; p0 < w->P; p0 += TT__WINO_OUT_TILES) {
+        int64_t n = tt__min64(TT__WINO_OUT_TILES, w->P - p0), q, r = w->row0 + p0 / wq, tx = p0 % wq;
+        const float *m = w->M + o * w->P + p0;
+        float *out = NULL;
+        bool two_rows = false;
+        for (k = 0; k < 4; k++) {                      /* A^T M: column k of M */
+            tt__wino_sum3(f[k], m + k * w->mstride, m + (4 + k) * w->mstride, m + (8 + k) * w->mstride, n);
+            tt__wino_diff3(f[4 + k], m + (4 + k) * w->mstride, m + (8 + k) * w->mstride, m + (12 + k) * w->mstride, n);
+        }
+        for (k = 0; k < 2; k++) {                      /* (A^T M) A */
+            tt__wino_sum3(y[2 * k], f[4 * k], f[4 * k + 1], f[4 * k + 2], n);
+            tt__wino_diff3(y[2 * k + 1], f[4 * k + 1], f[4 * k + 2], f[4 * k + 3], n);
+        }
+        for (k = 0; k < 4; k++) tt__wino_bias_relu(y[k], j->b ? j->b + o : NULL, j->relu, n);
+        for (q = 0; q < n; q++, tx++) {
+            int64_t ow;
+            if (tx == wq) {                            /* the next tile row */
+                tx = 0;
+                r++;
+            }
+            if (tx == 0 || q == 0) {                   /* the output rows of tile row r */
+                out = j->y + ((r / th * j->O + o) * j->OH + r % th * 2) * j->OW;
+                two_rows = r % th * 2 + 1 < j->OH;
+            }
+            if (tx >= tw) continue;                    /* the row's junk tile */
+            ow = 2 * tx;
+            out[ow] = y[0][q];
+            if (ow + 1 < j->OW) out[ow + 1] = y[1][q];
+            if (two_rows) out[j->OW + ow] = y[2][q];
+            if (two_rows && ow + 1 < j->OW) out[j->OW + ow + 1] = y[3][q];
+        }
+    }
+}
+
+/* True when a convolution of j's shape takes Winograd in a graph that allows it: 3x3,
+   stride 1, no dilation, groups 1, 16 or more channels each side, TT__WINO_MIN_MACS. */
+static bool tt__winograd_pays(const tt__conv_job *j, int64_t N) {
+    double macs = (double)N * (double)j->O * (double)j->C * 9.0 * (double)j->OH * (double)j->OW;
+    return j->KH == 3 && j->KW == 3 && j->p.stride[0] == 1 && j->p.stride[1] == 1 && j->p.dilation[0] == 1 &&
+           j->p.dilation[1] == 1 && j->p.groups == 1 && j->C >= 16 && j->O >= 16 && macs >= (double)TT__WINO_MIN_MACS;
+}
+
+/* The convolution j by Winograd F(2x2, 3x3), with its weights transformed ahead (U, from a
+   frozen graph) or now (U NULL); false (nothing written, no error left) when its buffers are
+   not to be had: the caller then sums directly. */
+static bool tt__conv_winograd(tt_ctx *ctx, const char *name, const tt__conv_job *j, int64_t N, const float *U) {
+    tt__wino_job w;
+    tt_scope scope, bands_scope;
+    tt_status before = ctx->err.status;
+    int64_t tw = (j->OW + 1) / 2, th = (j->OH + 1) / 2, R = N * th, wq = tw + 1, chunk, g;
+    w.conv = j;
+    w.tiles = *j;
+    w.tiles.KH = w.tiles.KW = 4;
+    w.tiles.p.stride[0] = w.tiles.p.stride[1] = 2;
+    w.tiles.OH = th;
+    w.tiles.OW = tw;
+    chunk = tt__max64(1, tt__min64(R, TT__WINO_CHUNK_FLOATS / (16 * (j->C + j->O) * wq)));
+    if (!tt__bands_plan(&w.b, &w.tiles, TT__DW_BAND_FLOATS / wq, 1, 0)) return false;
+    scope = tt_scope_begin(ctx);
+    w.U = U ? (float *)U : (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(16 * j->O * j->C));
+    w.V = w.U ? (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(16 * (j->C * chunk * wq + 16))) : NULL;
+    w.M = w.V ? (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(16 * (j->O * chunk * wq + 16))) : NULL;
+    if (!w.M || !tt__bands_alloc(ctx, name, &w.b, &bands_scope)) {
+        tt_scope_end(ctx, scope);
+        if (before == TT_OK) tt_clear_error(ctx);
+        return false;
+    }
+    if (!U) tt__for_planes(ctx, tt__wino_weights_plane, &w, j->O, j->C * 40);
+    for (w.row0 = 0; w.row0 < R; w.row0 += chunk) {
+        w.rows = tt__min64(chunk, R - w.row0);
+        w.P = w.rows * wq;
+        w.vstride = j->C * w.P + 16;
+        w.mstride = j->O * w.P + 16;
+        tt__parallel_for(ctx, tt__wino_input_task, &w, j->C);
+        for (g = 0; g < 16; g++)
+            tt__gemm(ctx, j->O, w.P, j->C, w.U + g * j->O * j->C, j->C, 1, w.V + g * w.vstride, w.P, 1, w.M + g * w.mstride);
+        tt__for_planes(ctx, tt__wino_output_plane, &w, j->O, w.P * 40);
+    }
+    tt_scope_end(ctx, bands_scope);
+    tt_scope_end(ctx, scope);
+    return true;
+}
+
 /* conv attrs: a.i = {stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, groups}. */
 static tt_conv_params tt__conv_params_of(const tt__attrs *a) {
     tt_conv_params p;
@@ -6046,6 +6247,8 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         return true;
     }
     direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
+    if (tt__cpu_data(c)->winograd_ok && tt__winograd_pays(&j, N) && tt__conv_winograd(ctx, c->name, &j, N, tt__cpu_data(c)->wino_u))
+        return true;
     if (G == 1 && !direct && tt__conv_direct(ctx, c->name, &j, N)) return true;
     if (G == 1 && !direct && tt__conv_gemm_implicit(ctx, &j, N, Kc)) return true;
     j.m = tt__min64(N, tt__max64(1, TT__CONV_COL_FLOATS / tt__max64(1, Kc * OH * OW)));   /* Kc may be 0 */
@@ -9259,6 +9462,7 @@ static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure);
 static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *measure);
 static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out);
 static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out);
+static const float *tt__graph_wino_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out);
 static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p);
 static void tt__poison_dead(tt_graph *g, int p);
 static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n);
@@ -9534,8 +9738,21 @@ static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c
     tt__cpu_node data;
     data.packed_b = tt__graph_packed_weight(g, node, c, out);
     data.relu_after = false;
+    data.winograd_ok = g->mode == TT_MODE_MAX_AUTOTUNE;
+    data.wino_u = tt__graph_wino_weight(g, node, c, out);
     c->node_data = &data;
     return tt__op_table[c->op].exec(scratch, c, out);
+}
+
+/* The slot of node in the graph's table of weights prepared ahead (made on first use), or
+   NULL when there is no memory for the table. */
+static float **tt__graph_prepared_slot(tt_graph *g, int node) {
+    if (!g->cpu.packed) {
+        g->cpu.packed = (float **)tt__galloc(g, sizeof(float *) * (size_t)g->tape.n_nodes);
+        if (!g->cpu.packed) return NULL;
+        g->cpu.n_packed = g->tape.n_nodes;
+    }
+    return node < g->cpu.n_packed ? &g->cpu.packed[node] : NULL;
 }
 
 /* For a linear node whose weight is a constant of the graph (frozen weights): the weight
@@ -9551,19 +9768,38 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
         return NULL;
     N = w->shape[0];
     K = w->shape[1];
-    if (N == 0 || !tt__gemm_is_packed(g->tape.kern, out->numel / N, N, K)) return NULL;
-    if (!g->cpu.packed) {
-        g->cpu.packed = (float **)tt__galloc(g, sizeof(float *) * (size_t)g->tape.n_nodes);
-        if (!g->cpu.packed) return NULL;
-        g->cpu.n_packed = g->tape.n_nodes;
-    }
-    if (node >= g->cpu.n_packed) return NULL;
+    if (N == 0 || !tt__gemm_is_packed(g->tape.kern, out->numel / N, N, K) || !tt__graph_prepared_slot(g, node)) return NULL;
     if (!g->cpu.packed[node]) {
         g->cpu.packed[node] = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * tt__prepacked_floats(g->tape.kern, K, N));
         if (!g->cpu.packed[node]) return NULL;              /* no memory: the run packs as eager does */
         tt__prepack_b(g->tape.kern, g->cpu.packed[node], (const float *)tt__ptr(w), 1, K, K, N);   /* B(k,j) = w[j,k] */
     }
     return g->cpu.packed[node];
+}
+
+/* For a convolution that takes Winograd in a TT_MODE_MAX_AUTOTUNE graph, with a constant
+   weight (frozen): the weight transformed once (on the first run, the dry run at compile),
+   as each run would transform it; NULL for every other node. */
+static const float *tt__graph_wino_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out) {
+    const tt_tensor *w = c->n_in > 1 ? c->in[1] : NULL;
+    ptrdiff_t v = w ? w - g->rt : -1;
+    tt__conv_job j;
+    float **slot;
+    if (g->mode != TT_MODE_MAX_AUTOTUNE || c->op != TT__OP_CONV2D || v < 0 || v >= g->tape.n_values ||
+        g->tape.values[v].kind != TT__V_CONST || w->dtype != TT_F32 || w->ndim != 4 || !tt_is_contiguous(w))
+        return NULL;
+    memset(&j, 0, sizeof j);
+    j.p = tt__conv_params_of(&c->a);
+    j.O = w->shape[0]; j.C = w->shape[1] * j.p.groups; j.KH = w->shape[2]; j.KW = w->shape[3];
+    j.OH = out->shape[2]; j.OW = out->shape[3];
+    if (!tt__winograd_pays(&j, out->shape[0]) || !(slot = tt__graph_prepared_slot(g, node))) return NULL;
+    if (!*slot) {
+        int64_t o;
+        *slot = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * (size_t)(16 * j.O * j.C));
+        if (!*slot) return NULL;                       /* no memory: each run transforms */
+        for (o = 0; o < j.O; o++) tt__wino_weights((const float *)tt__ptr(w), j.O, j.C, *slot, o);
+    }
+    return *slot;
 }
 
 /* Reports a failed node as the graph's error (the kernel's message from scratch). */
@@ -9639,6 +9875,8 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
         }
         hc = tt__call_init(h->name, h->op, hin, h->n_in, &h->a);
         data.relu_after = tt__program_is_head_relu(g, pr);
+        data.winograd_ok = g->mode == TT_MODE_MAX_AUTOTUNE;
+        data.wino_u = tt__graph_wino_weight(g, pr->head, &hc, head_out);
         data.packed_b = tt__graph_packed_weight(g, pr->head, &hc, head_out);
         hc.node_data = &data;
         if (!tt__op_table[h->op].exec(scratch, &hc, head_out)) return false;

@@ -244,6 +244,97 @@ static void test_conv2d_direct(void) {
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) cv_direct_case(&cases[i], 400u + 7u * (unsigned)i, __FILE__, __LINE__);
 }
 
+/* Winograd F(2x2, 3x3): graphs compiled in TT_MODE_MAX_AUTOTUNE take it for 3x3 stride-1
+   convolutions of 16M multiply-adds or more. Its error bound, worked out here rather than
+   measured: with S = sum over input channels of (sum of |x| over the output's 4x4 input tile)
+   x (sum of |w| over the 3x3 kernel), every V = B^T d B is at most the tile's sum of |x|
+   (coefficients +-1), every U = G g G^T at most the kernel's sum of |w| (coefficients of at
+   most 1 after the halves), so each entry of M is at most S and the output, 9 entries of M
+   with signs, at most 9 S. Along the way V takes 3 roundings, U 4, the product 1, the GEMM's
+   sum over C channels C, the output transform 8: the float result is within
+   9 (16 + C) eps S of the exact one (eps = 2^-24 per rounding, bounding each relative error
+   by the largest intermediate). A wrong transform is off by about |y|, far above it. */
+static void cv_winograd_case(const cv_case *k, int relu, unsigned long long seed, const char *file, int line) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4], ws[4], bs[1], OH, OW, n, o, oh, ow, ci, r, q;
+    double *vx, *vw, *vb, *want, *tol, eps = ldexp(1.0, -24);
+    long long total, e, differ = 0;
+    tt_tensor *x, *w, *b, *y, *eager, *out;
+    tt_graph *g;
+    tt_conv_params p;
+    tt_check_report report;
+    xs[0] = k->N; xs[1] = k->C; xs[2] = k->H; xs[3] = k->W;
+    ws[0] = k->O; ws[1] = k->C; ws[2] = 3; ws[3] = 3;
+    bs[0] = k->O;
+    x = tu_rand(c, 4, xs, seed, -1.0, 1.0, &vx);
+    w = tu_rand(c, 4, ws, seed + 1, -1.0, 1.0, &vw);
+    b = tu_rand(c, 1, bs, seed + 2, -1.0, 1.0, &vb);
+    total = cv_ref_conv2d(vx, k->N, k->C, k->H, k->W, vw, k->O, 3, 3, vb, 1, 1, k->ph, k->pw, 1, 1, 1, &want, &tol, &OH, &OW);
+    for (n = 0; n < k->N; n++)
+        for (o = 0; o < k->O; o++)
+            for (oh = 0; oh < OH; oh++)
+                for (ow = 0; ow < OW; ow++) {
+                    double S = 0;
+                    e = ((n * k->O + o) * OH + oh) * OW + ow;
+                    for (ci = 0; ci < k->C; ci++) {
+                        double sx = 0, sw = 0;
+                        for (r = 0; r < 4; r++)
+                            for (q = 0; q < 4; q++) {
+                                int64_t ih = oh / 2 * 2 - k->ph + r, iw = ow / 2 * 2 - k->pw + q;
+                                if (ih >= 0 && ih < k->H && iw >= 0 && iw < k->W) sx += fabs(vx[((n * k->C + ci) * k->H + ih) * k->W + iw]);
+                            }
+                        for (r = 0; r < 9; r++) sw += fabs(vw[(o * k->C + ci) * 9 + r]);
+                        S += sx * sw;
+                    }
+                    if (relu) want[e] = want[e] > 0 ? want[e] : 0;
+                    tol[e] = 9.0 * (16.0 + (double)k->C) * eps * S + fabs(vb[o]) * eps;
+                }
+    memset(&p, 0, sizeof p);
+    p.stride[0] = p.stride[1] = 1;
+    p.padding[0] = k->ph;
+    p.padding[1] = k->pw;
+    p.dilation[0] = p.dilation[1] = 1;
+    p.groups = 1;
+    eager = tt_conv2d_ex(c, x, w, b, &p);
+    if (relu) eager = tt_relu(c, eager);
+    CHECK(tt_trace_begin(c) == TT_OK);
+    tt_trace_input(c, x, "x");
+    y = tt_conv2d_ex(c, x, w, b, &p);
+    if (relu) y = tt_relu(c, y);
+    g = tt_trace_end(c, &y, 1);
+    if (g && tt_graph_compile(g, TT_MODE_MAX_AUTOTUNE, TT_PASS_ALL) == TT_OK && tt_graph_run(g, &x, 1) == TT_OK) {
+        float *got = tu_values(c, out = tt_graph_output(g, 0)), *ref = tu_values(c, eager);
+        tu_check_close(c, out, want, tol, 0.0, 0.0, total, file, line);
+        for (e = 0; got && ref && e < total; e++) differ += memcmp(&got[e], &ref[e], sizeof(float)) != 0;
+        if (differ == 0) tt_test__fail(file, line, "MAX_AUTOTUNE gave eager's bits: Winograd did not run");
+        CHECK(tt_graph_check(g, &x, 1, 1e-4, 1e-4, &report) == TT_OK);   /* node by node, within a tolerance */
+        if (!CHECK(report.ok && report.compared > 0)) printf("  %s\n", report.message);
+        free(got);
+        free(ref);
+    } else {
+        tt_test__fail(file, line, "tracing or compiling failed");
+    }
+    if (g && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL) == TT_OK && tt_graph_run(g, &x, 1) == TT_OK)
+        tu_same_bits(c, tt_graph_output(g, 0), eager, file, line);   /* the other modes: eager's bits */
+    tt_graph_destroy(g);
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    free(vx); free(vw); free(vb); free(want); free(tol);
+    tt_ctx_destroy(c);
+}
+
+static void test_conv2d_winograd(void) {
+    /* N, C, H, W, O, KH, KW, sh, sw, ph, pw, dh, dw, groups, bias, ex (3x3, stride 1 implied) */
+    static const cv_case cases[] = {
+        {2, 32, 32, 32, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* "same" padding, whole tiles */
+        {2, 48, 31, 29, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* odd sizes: tiles clipped at the edges */
+        {2, 48, 31, 29, 32, 3, 3, 1, 1, 0, 2, 1, 1, 1, 1, 1},    /* padding 0 and 2 */
+        {1, 32, 40, 256, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},   /* two chunks of tile rows, two bands each */
+    };
+    int i;
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++)
+        cv_winograd_case(&cases[i], i % 2, 500u + 7u * (unsigned)i, __FILE__, __LINE__);
+}
+
 static void test_conv2d_groups(void) {
     CV_SQ(2, 4, 7, 9, 6, 3, 3, 1, 1, 1, 2, 1, 200);   /* groups 2 */
     CV_SQ(1, 4, 7, 9, 2, 3, 3, 2, 0, 1, 2, 0, 201);   /* one output channel per group */
@@ -838,6 +929,7 @@ TT_TEST_GROUP(conv) = {
     {"conv2d_stride_padding_dilation", test_conv2d_stride_padding_dilation},
     {"conv2d_implicit_im2col", test_conv2d_implicit_im2col},
     {"conv2d_direct", test_conv2d_direct},
+    {"conv2d_winograd", test_conv2d_winograd},
     {"conv2d_groups", test_conv2d_groups},
     {"conv2d_depthwise", test_conv2d_depthwise},
     {"conv2d_ex_per_axis", test_conv2d_ex_per_axis},
