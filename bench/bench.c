@@ -26,7 +26,9 @@
    "compiled" is what a user would run for inference: the graph compiled with
    TT_MODE_REDUCE_OVERHEAD and TT_PASS_ALL | TT_PASS_FREEZE (weights frozen into the graph, so
    batch norm folds into the convolution before it), the input bound once with tt_graph_bind,
-   and each run is tt_graph_run(g, NULL, 0). Every compiled graph is checked once against the
+   and each run is tt_graph_run(g, NULL, 0). "compiled_autotune" (the CNNs) is the same in
+   TT_MODE_MAX_AUTOTUNE, where large 3x3 convolutions take Winograd F(2x2, 3x3) (within float
+   rounding of eager, not bitwise). Every compiled graph is checked once against the
    eager result (the note column shows the largest difference relative to the largest eager
    value); beyond 1e-3 the program stops with an error, so a broken path is never timed.
 
@@ -332,6 +334,7 @@ typedef struct bench_model {
     int pct_kind;                /* BENCH_PCT_FLOPS or BENCH_PCT_BYTES */
     bench_plan plan;
     int dispatch;                /* dispatch_1000: per-op notes and a compiled run without fusion */
+    int autotune;                /* the CNNs: a compiled run in TT_MODE_MAX_AUTOTUNE too (Winograd) */
     /* adds more variants after eager and compiled (the chain's C loops); may be NULL */
     void (*extra)(bench_group *g, tt_tensor *const *in, const float *ref, int threads);
 } bench_model;
@@ -390,7 +393,7 @@ static double bench_verify(const char *what, const float *ref, const float *got,
 
 /* Traces the model, compiles it for inference, binds the inputs, runs it once and checks the
    output against eager's; the note gets the node counts and the difference. */
-static tt_graph *bench_compile(bench_state *s, unsigned passes, char *note, size_t note_size) {
+static tt_graph *bench_compile(bench_state *s, tt_mode mode, unsigned passes, char *note, size_t note_size) {
     tt_ctx *c = s->c;
     const bench_model *m = s->m;
     tt_scope sc = tt_scope_begin(c);
@@ -406,7 +409,7 @@ static tt_graph *bench_compile(bench_state *s, unsigned passes, char *note, size
     g = tt_trace_end(c, &out, 1);
     tt_scope_end(c, sc);                                 /* the graph owns its memory */
     if (!g) bench_ctx_ok(c, m->name);
-    if (tt_graph_compile(g, TT_MODE_REDUCE_OVERHEAD, passes) != TT_OK) bench_graph_ok(g, m->name);
+    if (tt_graph_compile(g, mode, passes) != TT_OK) bench_graph_ok(g, m->name);
     if (tt_graph_bind(g, s->in, m->n_in) != TT_OK) bench_graph_ok(g, m->name);
     if (tt_graph_run(g, NULL, 0) != TT_OK) bench_graph_ok(g, m->name);
     if (tt_copy_to_f32(c, tt_graph_output(g, 0), got, s->n) != TT_OK) bench_ctx_ok(c, m->name);
@@ -434,15 +437,20 @@ static void bench_prepare(bench_state *s, const bench_model *m, tt_ctx *c, bench
     if (m->dispatch) { v->units = DISPATCH_OPS; v->unit = "op"; }
     v = bench_variant_add(g, "compiled", threads, graph_once, NULL);
     v->isa = tt_ctx_isa(c);                              /* a graph keeps its tracing context's ISA */
-    v->arg = s->graphs[0] = bench_compile(s, TT_PASS_ALL | TT_PASS_FREEZE, v->note, sizeof v->note);
+    v->arg = s->graphs[0] = bench_compile(s, TT_MODE_REDUCE_OVERHEAD, TT_PASS_ALL | TT_PASS_FREEZE, v->note, sizeof v->note);
     if (m->dispatch) {
         v->units = tt_graph_get_stats(s->graphs[0]).nodes;
         v->unit = "node";
         v = bench_variant_add(g, "compiled_nofuse", threads, graph_once, NULL);
         v->isa = tt_ctx_isa(c);
-        v->arg = s->graphs[1] = bench_compile(s, nofuse, v->note, sizeof v->note);
+        v->arg = s->graphs[1] = bench_compile(s, TT_MODE_REDUCE_OVERHEAD, nofuse, v->note, sizeof v->note);
         v->units = tt_graph_get_stats(s->graphs[1]).nodes;
         v->unit = "node";
+    }
+    if (m->autotune) {
+        v = bench_variant_add(g, "compiled_autotune", threads, graph_once, NULL);
+        v->isa = tt_ctx_isa(c);
+        v->arg = s->graphs[1] = bench_compile(s, TT_MODE_MAX_AUTOTUNE, TT_PASS_ALL | TT_PASS_FREEZE, v->note, sizeof v->note);
     }
     if (m->extra) m->extra(g, s->in, s->ref, threads);
 }
@@ -622,6 +630,7 @@ static void bench_imagenet_net(const char *name, bench_forward f, const void *w,
         snprintf(row_name, sizeof row_name, "%s_b%d", name, batches[i]);
         m = bench_model_init(row_name, f, w, 4, batches[i], 3, 224, 224);
         m.flops = 2.0 * macs * batches[i];
+        m.autotune = 1;
         if (batches[i] > 1) m.plan = BENCH_SLOW;
         bench_model_run(&m);
     }
@@ -638,9 +647,11 @@ static void bench_networks(void) {
         bench_ctx_ok(wc, "simplecnn weights");
         m = bench_model_init("simplecnn_b1", cnn_fwd, &w, 4, 1, 3, 32, 32);
         m.flops = cnn_flops(1);
+        m.autotune = 1;
         bench_model_run(&m);
         m = bench_model_init("simplecnn_b16", cnn_fwd, &w, 4, 16, 3, 32, 32);
         m.flops = cnn_flops(16);
+        m.autotune = 1;
         bench_model_run(&m);
         tt_ctx_destroy(wc);
     }
@@ -671,6 +682,7 @@ static void bench_networks(void) {
         bench_ctx_ok(wc, "alexnet weights");
         m = bench_model_init("alexnet_b1", alex_fwd, &w, 4, 1, 3, 224, 224);
         m.flops = alex_flops();
+        m.autotune = 1;
         printf("# alexnet_b1: %.3f GFLOP per image (2 x multiply-adds of its convolutions and linears)\n",
                m.flops * 1e-9);
         bench_model_run(&m);
@@ -767,18 +779,49 @@ static int bench_layer_list(bench_layer *list, tt_ctx *wc) {
 
 /* Each layer timed alone on one thread (the compiled graph's kernel: tt_conv2d, bias and
    ReLU left out), as GFLOP/s and a share of the 1-thread FMA peak of the ISA it runs. */
+/* The median of 7 timed runs (after a warm-up) of the layer's convolution compiled in
+   TT_MODE_MAX_AUTOTUNE with its weight frozen (a 3x3 of stride 1 takes Winograd there when
+   it is large enough); 0 for the other layers. */
+static double bench_layer_autotune_s(tt_ctx *c, tt_tensor *x_other, tt_tensor *w, const bench_layer *l) {
+    tt_scope s = tt_scope_begin(c);
+    tt_tensor *y, *x;
+    tt_graph *g;
+    double t[7];
+    int r;
+    if (l->k != 3 || l->stride != 1 || l->groups != 1) return 0.0;
+    x = tt_clone(c, x_other);                          /* a graph input lives in the tracing context */
+    if (tt_trace_begin(c) != TT_OK) bench_ctx_ok(c, "layer trace");
+    tt_trace_input(c, x, "x");
+    y = tt_conv2d(c, x, w, NULL, l->stride, l->pad, 1, l->groups);
+    g = tt_trace_end(c, &y, 1);
+    if (!g) bench_ctx_ok(c, "layer trace");
+    if (tt_graph_compile(g, TT_MODE_MAX_AUTOTUNE, TT_PASS_ALL | TT_PASS_FREEZE) != TT_OK) bench_graph_ok(g, "layer");
+    if (tt_graph_bind(g, &x, 1) != TT_OK) bench_graph_ok(g, "layer");
+    for (r = 0; r < 8; r++) {
+        double t0 = bench_now();
+        if (tt_graph_run(g, NULL, 0) != TT_OK) bench_graph_ok(g, "layer");
+        if (r > 0) t[r - 1] = bench_now() - t0;
+    }
+    tt_graph_destroy(g);
+    tt_scope_end(c, s);
+    qsort(t, 7, sizeof t[0], bench_cmp_double);
+    return t[3];
+}
+
 static void bench_layers(void) {
     bench_layer list[BENCH_MAX_LAYERS];
     tt_ctx *wc = tt_ctx_create(NULL), *c = bench_ctx[0];
     const char *isa = tt_ctx_isa(c);
     double peak = bench_peak_of(isa, 1);
     int n = bench_layer_list(list, wc), i, r;
-    printf("\nconvolution layers alone, 1 thread, isa %s (1-thread FMA peak %.1f GFLOP/s)\n", isa, peak);
-    printf("  %-15s %5s %-31s %6s %9s %8s %8s\n", "network", "count", "layer", "GFLOP", "median ms", "GFLOP/s", "of peak");
+    printf("\nconvolution layers alone, 1 thread, isa %s (1-thread FMA peak %.1f GFLOP/s); autotune: the 3x3s of\n"
+           "stride 1 compiled in TT_MODE_MAX_AUTOTUNE (Winograd F(2x2,3x3) where large), effective GFLOP/s\n", isa, peak);
+    printf("  %-15s %5s %-31s %6s %9s %8s %8s %9s %8s\n", "network", "count", "layer", "GFLOP", "median ms", "GFLOP/s", "of peak",
+           "autotune", "eff GF/s");
     for (i = 0; i < n; i++) {
         const bench_layer *l = &list[i];
         int64_t xs[4], ws[4], ohw = bench_conv_out(l->hw, l->k, l->stride, l->pad);
-        double flops = 2.0 * l->batch * (double)l->cout * (l->cin / l->groups) * l->k * l->k * (double)(ohw * ohw), t[7], ms;
+        double flops = 2.0 * l->batch * (double)l->cout * (l->cin / l->groups) * l->k * l->k * (double)(ohw * ohw), t[7], ms, at;
         char name[64];
         tt_scope layer_scope = tt_scope_begin(wc);       /* this layer's tensors, freed after it */
         tt_tensor *x, *w;
@@ -797,8 +840,11 @@ static void bench_layers(void) {
         ms = 1e3 * t[3];
         snprintf(name, sizeof name, "%dx%d/%d %d->%d%s on %lldx%lld", l->k, l->k, l->stride, l->cin, l->cout,
                  l->groups > 1 ? " dw" : "", (long long)l->hw, (long long)l->hw);
-        printf("  %-15s %5d %-31s %6.3f %9.3f %8.1f %7.1f%%\n", l->net, l->count, name, flops * 1e-9, ms,
+        at = bench_layer_autotune_s(c, x, w, l);
+        printf("  %-15s %5d %-31s %6.3f %9.3f %8.1f %7.1f%%", l->net, l->count, name, flops * 1e-9, ms,
                flops / t[3] * 1e-9, peak > 0 ? 100.0 * flops / t[3] * 1e-9 / peak : 0.0);
+        if (at > 0) printf(" %9.3f %8.1f", 1e3 * at, flops / at * 1e-9);
+        printf("\n");
         tt_scope_end(wc, layer_scope);
     }
     tt_ctx_destroy(wc);

@@ -242,7 +242,7 @@ static void bench_cell(char *buf, size_t size, const char *fmt, double v) {
 }
 
 static void bench_print_header(void) {
-    printf("%-22s %-16s %3s %-8s %11s %11s %9s %9s %7s  %s\n", "workload", "mode", "thr", "isa", "median_ms",
+    printf("%-22s %-17s %3s %-8s %11s %11s %9s %9s %7s  %s\n", "workload", "mode", "thr", "isa", "median_ms",
            "p95_ms", "GFLOP/s", "GB/s", "%peak", "note");
 }
 
@@ -270,7 +270,7 @@ static const bench_row *bench_add_row(const char *workload, const char *mode, in
     bench_cell(g, sizeof g, "%.2f", r->gflops);
     bench_cell(b, sizeof b, "%.2f", r->gbytes_s);
     bench_cell(p, sizeof p, "%.1f", r->pct);
-    printf("%-22s %-16s %3d %-8s %11.4f %11.4f %9s %9s %7s  %s\n", r->workload, r->mode, threads, r->isa,
+    printf("%-22s %-17s %3d %-8s %11.4f %11.4f %9s %9s %7s  %s\n", r->workload, r->mode, threads, r->isa,
            r->median_ms, r->p95_ms, g, b, p, note ? note : "");
     fflush(stdout);
     bench_cell(g, sizeof g, "%.4f", r->gflops);
