@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.9.0 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.10.0 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -32,7 +32,7 @@
      >>ewise        unary, binary, comparison, logical, where, cast; vectorizable exp/tanh
      >>reduce       sum, mean, max, min, prod, argmax, var, softmax, norms
      >>linalg       matmul (torch.matmul semantics), linear
-     >>conv         conv2d/conv1d (im2col + GEMM, direct depthwise), pooling, upsampling
+     >>conv         conv2d/conv1d (direct by bands, im2col + GEMM, Winograd), pooling, upsampling
      >>shape        concat, stack, split, pad, gather, embedding, tile, ...
      >>attention    scaled dot-product attention (flash-style tiles)
      >>kernels      the kernel table of each ISA (AVX-512, AVX2, NEON, plain C)
@@ -91,6 +91,13 @@
      cache-blocked SGEMM; attention is flash-style (one score tile per thread).
 
    RECENT CHANGES
+     0.10.0 convolution speed: depthwise convolution and, up to 32 input channels, direct
+            convolution by bands of zero-padded, stride-split input rows (one long vector loop
+            per tap; an AVX-512 8x48 tile with a plain-C twin), with the GEMM's sums and
+            epilogue, so outputs stay bitwise those of 0.9.0; AVX-512 stride-2 run copies
+            (im2col of strided convolutions); TT_MODE_MAX_AUTOTUNE runs large 3x3 stride-1
+            convolutions by Winograd F(2x2, 3x3), weights transformed once in frozen graphs
+            (within float rounding of eager, not bitwise).
      0.9.0  GPU: tinytrace_cuda.cu (nvcc, beside the program; TT_CUDA declares its calls) runs
             compiled graphs on NVIDIA GPUs: tt_graph_to_cuda, tt_graph_run_cuda (device
             pointers), tt_graph_cuda_sync, tt_cuda_device_count/_name/_error/_alloc/_free/
@@ -141,9 +148,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  9
+#define TT_VERSION_MINOR  10
 #define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.9.0"
+#define TT_VERSION_STRING "0.10.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */
@@ -665,7 +672,8 @@ TT_API const char *tt_safetensors_metadata(const tt_safetensors *st, const char 
    constants, copied into the graph. Tracing needs the heap (not with TT_NO_MALLOC). */
 typedef struct tt_graph tt_graph;
 
-/* Compile modes, as torch.compile's. MAX_AUTOTUNE is DEFAULT until kernels have variants. */
+/* Compile modes, as torch.compile's. MAX_AUTOTUNE is DEFAULT plus Winograd F(2x2, 3x3) for
+   large 3x3 stride-1 convolutions: within float rounding of eager, not bitwise (README, Modes). */
 typedef enum tt_mode {
     TT_MODE_DEFAULT          = 0,
     TT_MODE_REDUCE_OVERHEAD  = 1,   /* parameters bound at compile, inputs by tt_graph_bind: a run
@@ -5446,14 +5454,19 @@ TT_API tt_tensor *tt_linear(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_ten
 }
 
 /* ==========================================================================
- * >>conv   conv2d/conv1d (im2col + GEMM, direct depthwise), pooling, upsampling
+ * >>conv   conv2d/conv1d (direct by bands, im2col + GEMM, Winograd), pooling, upsampling
  *
  * Convolution unrolls, per image and group, every receptive field into a column of a
  * [Cin/groups*kh*kw, OH*OW] matrix (im2col; zeros where the window hangs over the
  * padding), then one GEMM with the group's weights gives all output channels. A 1x1
  * convolution with stride 1 and no padding needs no unrolling: the image is the matrix.
  * Depthwise convolution (one input channel per group) slides its window directly: a
- * GEMM per channel would have a single row. conv1d is conv2d on a height-1 image.
+ * GEMM per channel would have a single row. With few input channels a direct kernel sums
+ * the same products in the same order as the GEMM from zero-padded copies of the input
+ * rows, without the column matrix. Both work on bands of output rows (see the bands
+ * below). Graphs compiled in TT_MODE_MAX_AUTOTUNE run large 3x3 stride-1 convolutions by
+ * Winograd F(2x2, 3x3), the one path that is not eager's bits. conv1d is conv2d on a
+ * height-1 image.
  * ========================================================================== */
 
 /* Work on independent planes (one image channel each), a few planes per task: the tasks
