@@ -232,6 +232,7 @@ static void test_conv2d_direct(void) {
     static const cv_case cases[] = {
         {2, 3, 40, 40, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},     /* SimpleCNN's first layer */
         {1, 32, 20, 20, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* 288 terms: k blocks end inside a channel's taps */
+        {1, 32, 20, 20, 16, 5, 5, 1, 1, 2, 2, 1, 1, 1, 1, 1},    /* 800 terms: several k blocks with every ISA's tile */
         {1, 32, 40, 100, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},    /* five bands of 8 rows */
         {1, 4, 50, 50, 8, 5, 5, 2, 2, 2, 2, 1, 1, 1, 1, 1},      /* stride 2: four phases per channel */
         {2, 5, 90, 90, 8, 3, 3, 3, 3, 0, 0, 1, 1, 1, 1, 1},      /* stride 3, no padding */
