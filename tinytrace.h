@@ -5615,7 +5615,7 @@ static bool tt__bands_plan(tt__bands *b, const tt__conv_job *j, int64_t rows, in
         return false;
     b->phase = b->rq * b->wq;
     b->chan = sh * sw * b->phase;
-    b->zeroed = channels * b->chan + TT__BANDS_GAP;
+    b->zeroed = (channels * b->chan + TT__BANDS_GAP + 15) / 16 * 16;   /* what follows starts a cache line */
     b->per_thread = b->zeroed + extra;
     return true;
 }
