@@ -2076,6 +2076,8 @@ typedef struct tt__kernels {
     int64_t      (*pack_a_rows)(float *Ap, const float *src, int64_t sam, int64_t kc);
     void         (*copy_run)(float *d, const float *r, int64_t s, int64_t n);
     tt__conv_tile_fn conv_tile;          /* NULL: convolutions take im2col + GEMM */
+    /* the taps of a depthwise band in registers (>>conv); NULL: one pass over the band per tap */
+    void         (*dw_taps)(float *y, const float *phases, const int64_t *tap, const float *w, int64_t taps, int64_t len);
     void         (*unary_chunk)(int op, float *y, const float *x, int64_t n, float p0, float p1);
     void         (*binary_chunk)(int op, float *y, const float *a, const float *b, int64_t n);
     void         (*pair_chunk)(int op, int op2, int swap, float *y, const float *a, const float *b, const float *c,
@@ -5596,7 +5598,7 @@ typedef struct tt__bands {
 } tt__bands;
 
 #define TT__BANDS_MAX_FLOATS ((int64_t)1 << 24)   /* scratch per thread beyond which bands are not worth it */
-#define TT__BANDS_GAP        48        /* floats after the phases: the last vectors of a tap read into them */
+#define TT__BANDS_GAP        64        /* floats after the phases: the last vectors of a tap read into them */
 
 /* One past the widest phase column a tap of j reads. */
 static int64_t tt__bands_wq(const tt__conv_job *j) { return j->OW + (j->KW - 1) * j->p.dilation[1] / j->p.stride[1]; }
@@ -5675,10 +5677,35 @@ TT__INLINE void tt__bands_fill(const tt__bands *b, const float *x, int64_t oh0, 
    infinite or NaN weight, which gives NaN there, as the GEMM path's zero columns do). */
 #define TT__DW_BAND_FLOATS 2048        /* a band's outputs: 8 KB, in L1 with its phases */
 
+#define TT__DW_BLOCK 64                /* band positions a task's taps loop covers at once */
+
 /* d = 0 + w * r: the first tap (the same bits as zeroing d and adding). */
 TT__INLINE void tt__tap_set(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t n, float w) {
     TT__EACH(n, d[i] = 0.0f + w * r[i]);
 }
+
+#if TT__SIMD_AVX512
+/* y = the band's taps, 64 positions at a time in 4 zmm registers through all the taps, where
+   the plain loop stores and reloads the band once per tap. The same expressions in the same
+   order: 0 + w0 * q0, then + wk * qk (a product, then a sum, as the C twin computes them; a
+   compiler that contracts the C into FMAs contracts these alike). */
+#define TT__DWT_STEP(a, off) a = _mm512_add_ps(a, _mm512_mul_ps(wk, _mm512_loadu_ps(q + off)))
+TT__TARGET_AVX512 static void tt__dw_taps_avx512(float *y, const float *phases, const int64_t *tap, const float *w,
+                                                 int64_t taps, int64_t len) {
+    int64_t i0, k;
+    for (i0 = 0; i0 < len; i0 += TT__DW_BLOCK) {
+        __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        for (k = 0; k < taps; k++) {
+            const float *q = phases + tap[k] + i0;
+            __m512 wk = _mm512_set1_ps(w[k]);
+            TT__DWT_STEP(a0, 0); TT__DWT_STEP(a1, 16); TT__DWT_STEP(a2, 32); TT__DWT_STEP(a3, 48);
+        }
+        _mm512_storeu_ps(y + i0, a0); _mm512_storeu_ps(y + i0 + 16, a1);
+        _mm512_storeu_ps(y + i0 + 32, a2); _mm512_storeu_ps(y + i0 + 48, a3);
+    }
+}
+#undef TT__DWT_STEP
+#endif
 
 /* d = s (+ bias) (then ReLU): one output row of a band, with the expressions of the GEMM's
    epilogue. Restrict parameters, not restrict locals: GCC vectorizes a loop on the former only. */
@@ -5702,10 +5729,14 @@ TT__INLINE void tt__depthwise_bands_task_body(void *arg, int64_t t, int thread) 
         const float *x = j->x + (plane / j->O * j->C + o / j->Og) * j->H * j->W, *wk = j->w + o * taps;
         float *dst = j->y + plane * j->OH * OW;
         for (oh0 = 0; oh0 < j->OH; oh0 += b->rows) {
-            int64_t rows = tt__min64(b->rows, j->OH - oh0), len = ((rows - 1) * b->wq + OW + 15) / 16 * 16;
+            int64_t rows = tt__min64(b->rows, j->OH - oh0), len = ((rows - 1) * b->wq + OW + TT__DW_BLOCK - 1) / TT__DW_BLOCK * TT__DW_BLOCK;
             tt__bands_fill(b, x, oh0, scratch);
-            tt__tap_set(y, scratch + b->tap[0], len, wk[0]);
-            for (k = 1; k < taps; k++) tt__tap_mul_add(y, scratch + b->tap[k], 1, len, wk[k]);
+            if (j->kt->dw_taps) {
+                j->kt->dw_taps(y, scratch, b->tap, wk, taps, len);
+            } else {
+                tt__tap_set(y, scratch + b->tap[0], len, wk[0]);
+                for (k = 1; k < taps; k++) tt__tap_mul_add(y, scratch + b->tap[k], 1, len, wk[k]);
+            }
             for (r = 0; r < rows; r++) tt__band_row_out(dst + (oh0 + r) * OW, y + r * b->wq, OW, j->b ? j->b + o : NULL, j->relu);
         }
     }
@@ -5718,7 +5749,8 @@ static bool tt__depthwise_by_bands(tt_ctx *ctx, const char *name, const tt__conv
     tt__bands b;
     tt_scope scope;
     int64_t wq = tt__bands_wq(j), rows = tt__max64(1, tt__min64(j->OH, TT__DW_BAND_FLOATS / wq));
-    if (!tt__bands_plan(&b, j, rows, 1, (rows * wq + 15) / 16 * 16)) return false;   /* then the band's outputs */
+    if (!tt__bands_plan(&b, j, rows, 1, (rows * wq + TT__DW_BLOCK - 1) / TT__DW_BLOCK * TT__DW_BLOCK))   /* then the band's outputs */
+        return false;
     b.n = N * j->O;
     b.per_task = tt__max64(1, TT__TASK_ELEMS / tt__max64(1, j->OH * j->OW * j->KH * j->KW));
     if (!tt__bands_alloc(ctx, name, &b, &scope)) return false;
@@ -7935,27 +7967,27 @@ TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_
     tt__att_softmax_step##suffix, tt__reduce_task##suffix, tt__softmax_task##suffix, tt__norm_task##suffix,  \
     tt__gemm_task##suffix, tt__depthwise_plane##suffix, tt__depthwise_bands_task##suffix, tt__pool_plane##suffix
 
-/* isa, MR, NR, micro-kernel, narrow kernels, A packer, run copy, conv tile, twins */
+/* isa, MR, NR, micro-kernel, narrow kernels, A packer, run copy, conv tile, depthwise taps, twins */
 static const tt__kernels tt__kernels_ref = {
-    TT__ISA_SCALAR, TT__MR_REF, TT__NR_REF, tt__ukernel_ref, NULL, NULL, NULL, tt__copy_run_ref, tt__conv_tile_ref,
+    TT__ISA_SCALAR, TT__MR_REF, TT__NR_REF, tt__ukernel_ref, NULL, NULL, NULL, tt__copy_run_ref, tt__conv_tile_ref, NULL,
     TT__TWIN_KERNELS(_ref)
 };
 #if TT__SIMD_NEON
 static const tt__kernels tt__kernels_neon = {
-    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, NULL, tt__copy_run_ref, NULL,
+    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, NULL, tt__copy_run_ref, NULL, NULL,
     TT__TWIN_KERNELS(_ref)             /* the compiler vectorizes the plain C with NEON, aarch64's baseline */
 };
 #endif
 #if TT__SIMD_AVX2
 static const tt__kernels tt__kernels_avx2 = {
-    TT__ISA_AVX2, 6, 16, tt__ukernel_avx2, NULL, NULL, NULL, tt__copy_run_ref, tt__conv_tile_avx2,
+    TT__ISA_AVX2, 6, 16, tt__ukernel_avx2, NULL, NULL, NULL, tt__copy_run_ref, tt__conv_tile_avx2, NULL,
     TT__TWIN_KERNELS(_avx2)
 };
 #endif
 #if TT__SIMD_AVX512
 static const tt__kernels tt__kernels_avx512 = {
     TT__ISA_AVX512, 8, 48, tt__ukernel_avx512, tt__ukernel_avx512_16, tt__ukernel_avx512_32,
-    tt__pack_a_rows_avx512, tt__copy_run_avx512, tt__conv_tile_avx512, TT__TWIN_KERNELS(_avx512)
+    tt__pack_a_rows_avx512, tt__copy_run_avx512, tt__conv_tile_avx512, tt__dw_taps_avx512, TT__TWIN_KERNELS(_avx512)
 };
 #endif
 
