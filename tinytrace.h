@@ -94,8 +94,9 @@
      0.10.0 convolution speed: depthwise convolution and, up to 32 input channels, direct
             convolution by bands of zero-padded, stride-split input rows (one long vector loop
             per tap; an 8x48 tile for AVX-512, AVX2 and plain C), with the GEMM's sums and
-            epilogue, so outputs stay bitwise those of 0.9.0; AVX-512 stride-2 run copies
-            (im2col of strided convolutions); TT_MODE_MAX_AUTOTUNE runs large 3x3 stride-1
+            epilogue, so outputs stay bitwise those of 0.9.0 (with clang, AVX-512 depthwise
+            rounds its sums twice where 0.9.0 fused them: see tt__dw_taps_avx512); AVX-512
+            stride-2 run copies (im2col of strided convolutions); TT_MODE_MAX_AUTOTUNE runs large 3x3 stride-1
             convolutions by Winograd F(2x2, 3x3), weights transformed once in frozen graphs
             (within float rounding of eager, not bitwise).
      0.9.0  GPU: tinytrace_cuda.cu (nvcc, beside the program; TT_CUDA declares its calls) runs
@@ -5687,8 +5688,12 @@ TT__INLINE void tt__tap_set(float *TT__RESTRICT d, const float *TT__RESTRICT r, 
 #if TT__SIMD_AVX512
 /* y = the band's taps, 64 positions at a time in 4 zmm registers through all the taps, where
    the plain loop stores and reloads the band once per tap. The same expressions in the same
-   order: 0 + w0 * q0, then + wk * qk (a product, then a sum, as the C twin computes them; a
-   compiler that contracts the C into FMAs contracts these alike). */
+   order: 0 + w0 * q0, then + wk * qk, a product then a sum, as the C twin computes them. GCC
+   treats these intrinsics as vector arithmetic and contracts them into FMAs exactly when it
+   contracts the C (GNU modes): the same bits as the pass per tap in every GCC build. clang
+   fuses the C's a*b+c (its default -ffp-contract=on) but not two intrinsics, so with clang
+   these round twice where the pass per tap rounds once (within float rounding; eager and
+   compiled graphs still run this same kernel). */
 #define TT__DWT_STEP(a, off) a = _mm512_add_ps(a, _mm512_mul_ps(wk, _mm512_loadu_ps(q + off)))
 TT__TARGET_AVX512 static void tt__dw_taps_avx512(float *y, const float *phases, const int64_t *tap, const float *w,
                                                  int64_t taps, int64_t len) {
