@@ -2647,7 +2647,8 @@ typedef struct tt__call {
 
 /* What the CPU backend hands a GEMM-based op (TT__F_GEMM_HEAD) of a compiled graph. */
 typedef struct tt__cpu_node {
-    const float *packed_b;        /* a linear's constant weight packed ahead (tt__prepack_b), or NULL */
+    const float *packed_w;        /* a constant weight packed ahead, or NULL: a linear's as the SGEMM's
+                                     B (tt__prepack_b), a convolution's as its A (tt__prepack_a) */
     bool         relu_after;      /* a fused ReLU follows: the op applies it in its GEMM epilogue */
     bool         winograd_ok;     /* the graph's mode lets a convolution take Winograd (not eager's bits) */
     const float *wino_u;          /* its constant weights transformed for Winograd ahead, or NULL */
@@ -2774,9 +2775,9 @@ typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
     X(LINEAR,          "linear",          TT__K_LINALG, tt__infer_linear,    tt__exec_linear,    4, "x,weight,bias", \
       TT__F_GEMM_HEAD | TT__F_GEMM_ACT | TT__F_BN_HEAD | TT__F_CHANNELS_LAST | TT__F_PACK_WEIGHT, "") \
     X(CONV2D,          "conv2d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4, "x,weight,bias", \
-      TT__F_GEMM_HEAD | TT__F_GEMM_ACT | TT__F_BN_HEAD, "") \
+      TT__F_GEMM_HEAD | TT__F_GEMM_ACT | TT__F_BN_HEAD | TT__F_PACK_WEIGHT, "") \
     X(CONV1D,          "conv1d",          TT__K_LINALG, tt__infer_conv,      tt__exec_conv,      4, "x,weight,bias", \
-      TT__F_GEMM_HEAD | TT__F_GEMM_ACT | TT__F_BN_HEAD, "") \
+      TT__F_GEMM_HEAD | TT__F_GEMM_ACT | TT__F_BN_HEAD | TT__F_PACK_WEIGHT, "") \
     X(CONV3D,          "conv3d",          TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv3d,    4, "x,weight,bias", \
       TT__F_GEMM_HEAD | TT__F_GEMM_ACT, "") \
     X(CONV_TRANSPOSE,  "conv_transpose",  TT__K_LINALG, tt__infer_conv_nd,   tt__exec_conv_transpose, 4, "x,weight,bias", \
@@ -5143,7 +5144,8 @@ static void tt__packb_task(void *arg, int64_t t, int thread) {
 
 typedef struct tt__sgemm_job {
     const float    *A, *Bp;
-    float          *C, *Apacks;        /* Apacks: one MC x KC buffer per thread */
+    const float    *Apre;              /* the current k block of an A packed ahead (tt__prepack_a), or NULL */
+    float          *C, *Apacks;        /* Apacks: one MC x KC buffer per thread (when A is packed here) */
     int64_t         M, N, sam, sak, i_step, j0, nc, p0, kc, mc_buf;
     int64_t         ldc, seg, seg_stride;  /* C(i,j) = C[i*ldc + (j/seg)*seg_stride + j%seg] */
     bool            first_k, last_k;   /* C = product (first k block) or C += product; last: epilogue */
@@ -5195,8 +5197,8 @@ static void tt__sgemm_task(void *arg, int64_t t, int thread) {
     const tt__sgemm_job *j = (const tt__sgemm_job *)arg;
     const tt__ukernel_fn full = j->kt->ukernel;
     int64_t i0 = t * j->i_step, mc = tt__min64(j->i_step, j->M - i0), ir, jr, mr = j->kt->mr, nr = j->kt->nr;
-    float *Ap = j->Apacks + (size_t)thread * (size_t)j->mc_buf;
-    tt__pack_a(j->kt, Ap, j->A, j->sam, j->sak, i0, mc, j->M, j->p0, j->kc);
+    const float *Ap = j->Apre ? j->Apre + i0 * j->kc : j->Apacks + (size_t)thread * (size_t)j->mc_buf;
+    if (!j->Apre) tt__pack_a(j->kt, j->Apacks + (size_t)thread * (size_t)j->mc_buf, j->A, j->sam, j->sak, i0, mc, j->M, j->p0, j->kc);
     for (jr = 0; jr < j->nc; jr += nr)
         for (ir = 0; ir < mc; ir += mr) {
             int64_t rows = tt__min64(mr, mc - ir), cols = tt__min64(nr, j->nc - jr), jcol = j->j0 + jr;
@@ -5216,6 +5218,21 @@ static void tt__sgemm_task(void *arg, int64_t t, int thread) {
    packed as tt__pack_b does, one after another (every column block but the last is full). */
 static int64_t tt__prepacked_at(int64_t nr, int64_t K, int64_t jc, int64_t pc, int64_t nc) {
     return jc * K + pc * ((nc + nr - 1) / nr * nr);
+}
+
+/* Floats a fully packed M x K operand A takes: per k block, every row in MR-row slivers. */
+static size_t tt__prepacked_a_floats(const tt__kernels *kt, int64_t M, int64_t K) {
+    return (size_t)K * (size_t)((M + kt->mr - 1) / kt->mr * kt->mr);
+}
+
+/* Packs all of A into dst as the SGEMM's tasks would, k block by k block (each block's
+   slivers for rows 0.., then the next block's): done once for a graph's constant
+   convolution weight. A task's rows start at a multiple of MR, so its slivers are a run of
+   these, the same floats it would pack itself. */
+static void tt__prepack_a(const tt__kernels *kt, float *dst, const float *A, int64_t sam, int64_t sak, int64_t M, int64_t K) {
+    tt__gemm_blocks bl = tt__gemm_blocking(kt);
+    int64_t mp = (M + kt->mr - 1) / kt->mr * kt->mr, pc;
+    for (pc = 0; pc < K; pc += bl.kc) tt__pack_a(kt, dst + pc * mp, A, sam, sak, 0, mp, M, pc, tt__min64(bl.kc, K - pc));
 }
 
 /* Floats a fully packed K x N operand B takes. */
@@ -5239,26 +5256,30 @@ static void tt__prepack_b(const tt__kernels *kt, float *dst, const float *B, int
         }
 }
 
-/* C[M,N] = A * B with packing (B already packed by tt__prepack_b when Bpre is not NULL, or
-   packed from a convolution's images when im is not NULL), then the epilogue ep (may be
+/* C[M,N] = A * B with packing (A already packed by tt__prepack_a when Apre is not NULL; B
+   by tt__prepack_b when Bpre is not NULL, or packed from a convolution's images when im is
+   not NULL), then the epilogue ep (may be
    NULL) on each tile; false when scratch memory runs out (the caller falls back). C is
    contiguous, or, when seg > 0, in segments of seg columns seg_stride floats apart with rows
    seg floats apart (a batched convolution's output). */
 static bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
-                          const float *B, int64_t sbk, int64_t sbn, const tt__im2col_src *im, const float *Bpre, float *C,
-                          int64_t seg, int64_t seg_stride, const tt__epilogue *ep) {
+                          const float *B, int64_t sbk, int64_t sbn, const tt__im2col_src *im, const float *Apre,
+                          const float *Bpre, float *C, int64_t seg, int64_t seg_stride, const tt__epilogue *ep) {
     const tt__kernels *kt = ctx->kern;
     tt__gemm_blocks bl = tt__gemm_blocking(kt);
     tt__sgemm_job j;
     tt_status before = ctx->err.status;
     tt_scope s = tt_scope_begin(ctx);
-    int64_t jc, pc, mr = kt->mr, nc_max = tt__min64(bl.nc, (N + kt->nr - 1) / kt->nr * kt->nr);
+    int64_t jc, pc, mr = kt->mr, mp = (M + mr - 1) / mr * mr, nc_max = tt__min64(bl.nc, (N + kt->nr - 1) / kt->nr * kt->nr);
     float *Bp = NULL;
+    bool have_b;
     j.i_step = tt__min64(bl.mc, tt__max64(mr, ((M + 3) / 4 + mr - 1) / mr * mr));
     j.mc_buf = j.i_step * bl.kc;
+    j.Apacks = NULL;
     if (!Bpre) Bp = (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(bl.kc * nc_max));
-    j.Apacks = (Bp || Bpre) ? (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(j.mc_buf * ctx->n_threads)) : NULL;
-    if (!j.Apacks) {                                   /* no scratch: the caller's simpler loop needs none */
+    have_b = Bp || Bpre;
+    if (have_b && !Apre) j.Apacks = (float *)tt__alloc(ctx, "tt_matmul", sizeof(float) * (size_t)(j.mc_buf * ctx->n_threads));
+    if (!have_b || (!Apre && !j.Apacks)) {             /* no scratch: the caller's simpler loop needs none */
         tt_scope_end(ctx, s);
         if (before == TT_OK) tt_clear_error(ctx);
         return false;
@@ -5275,6 +5296,7 @@ static bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const fl
             j.kc = tt__min64(bl.kc, K - pc);
             j.first_k = pc == 0;
             j.last_k = pc + j.kc >= K;
+            j.Apre = Apre ? Apre + pc * mp : NULL;     /* the blocks before hold pc columns of mp rows */
             if (Bpre && K > 0) {
                 j.Bp = Bpre + tt__prepacked_at(kt->nr, K, jc, pc, j.nc);
             } else {
@@ -5296,7 +5318,7 @@ static bool tt__sgemm_run(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const fl
 /* C[M,N] = A * B with packing; false when scratch memory runs out (the caller falls back). */
 static TT__MAYBE_UNUSED bool tt__sgemm_packed(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                                               const float *B, int64_t sbk, int64_t sbn, float *C) {
-    return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, NULL, C, 0, 0, NULL);
+    return tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, NULL, NULL, C, 0, 0, NULL);
 }
 
 /* True when tt__gemm takes the packed path for this size (so packing B ahead pays). N from 16:
@@ -5314,12 +5336,13 @@ static bool tt__gemm_is_packed(const tt__kernels *kt, int64_t M, int64_t N, int6
 }
 
 /* C[M,N] (contiguous) = A[M,K] * B[K,N]; A(i,k) = A[i*sam + k*sak], B(k,j) = B[k*sbk + j*sbn];
-   then the epilogue ep (NULL: none). Large products take the packed path (with B packed
-   ahead when Bpre is given); small ones (and batch-1 rows) the direct loops. */
+   then the epilogue ep (NULL: none). Large products take the packed path (with A or B packed
+   ahead when Apre or Bpre is given); small ones (and batch-1 rows) the direct loops. */
 static void tt__gemm_pre(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
-                         const float *B, int64_t sbk, int64_t sbn, const float *Bpre, float *C, const tt__epilogue *ep) {
+                         const float *B, int64_t sbk, int64_t sbn, const float *Apre, const float *Bpre, float *C,
+                         const tt__epilogue *ep) {
     tt__gemm_job g;
-    if (tt__gemm_is_packed(ctx->kern, M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, Bpre, C, 0, 0, ep))
+    if (tt__gemm_is_packed(ctx->kern, M, N, K) && tt__sgemm_run(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, Apre, Bpre, C, 0, 0, ep))
         return;
     TT_ASSERT(sbn == 1 || (sak == 1 && sbk == 1));
     g.M = M; g.N = N; g.K = K; g.sam = sam; g.sak = sak; g.sbk = sbk; g.sbn = sbn;
@@ -5330,7 +5353,7 @@ static void tt__gemm_pre(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const flo
 
 static void tt__gemm(tt_ctx *ctx, int64_t M, int64_t N, int64_t K, const float *A, int64_t sam, int64_t sak,
                      const float *B, int64_t sbk, int64_t sbn, float *C) {
-    tt__gemm_pre(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, C, NULL);
+    tt__gemm_pre(ctx, M, N, K, A, sam, sak, B, sbk, sbn, NULL, NULL, C, NULL);
 }
 
 /* The 2-D views matmul works on: a 1-D a becomes [1,K], a 1-D b becomes [K,1] (no alloc). */
@@ -5445,7 +5468,7 @@ static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     ep.bias_kind = bd ? TT__BIAS_COLS : TT__BIAS_NONE;
     ep.relu = tt__cpu_data(c)->relu_after;
     tt__gemm_pre(ctx, M, outf, in, (const float *)tt__ptr(xc), in, 1, (const float *)tt__ptr(w),
-                 w->stride[1], w->stride[0], tt__cpu_data(c)->packed_b, (float *)tt__ptr(out), (bd || ep.relu) ? &ep : NULL);
+                 w->stride[1], w->stride[0], NULL, tt__cpu_data(c)->packed_w, (float *)tt__ptr(out), (bd || ep.relu) ? &ep : NULL);
     return true;
 }
 
@@ -5502,6 +5525,7 @@ static int64_t tt__out_size(int64_t in, int64_t k, int stride, int pad, int dil)
 /* What one plane (image channel) of a convolution needs: im2col and the depthwise kernel. */
 typedef struct tt__conv_job {
     const float   *x, *w, *b;
+    const float   *w_packed;           /* groups 1 in a graph: w packed ahead as the SGEMM's A, or NULL */
     float         *y;                  /* im2col: the column matrix; depthwise: the output */
     float         *out;                /* batched GEMM: the conv output the product is spread into */
     int64_t        C, H, W, O, Og, KH, KW, OH, OW;
@@ -5929,13 +5953,16 @@ static void tt__dconv_task(void *arg, int64_t t, int thread) {
    short runs per column; from 64 on, the GEMM's packed slivers, read from L1, win by 1.1-2.1x
    while a tile reads its band's phases from L2). */
 #define TT__DCONV_MAX_C 32
+static bool tt__conv_direct_applies(const tt__conv_job *j) {
+    int64_t K = j->C * j->KH * j->KW;
+    return j->kt->conv_tile && j->C <= TT__DCONV_MAX_C && j->O % 8 == 0 && tt__gemm_is_packed(j->kt, j->O, j->OH * j->OW, K);
+}
 static bool tt__conv_direct(tt_ctx *ctx, const char *name, const tt__conv_job *j, int64_t N) {
     tt__dconv_job d;
     tt_scope scope;
     int64_t K = j->C * j->KH * j->KW, wq = tt__bands_wq(j), halo = (j->KH - 1) * j->p.dilation[0] / j->p.stride[0];
     int64_t rows = TT__DCONV_PHASE_FLOATS / tt__max64(1, j->C * j->p.stride[0] * j->p.stride[1] * wq) - halo;
-    if (!j->kt->conv_tile || j->C > TT__DCONV_MAX_C || j->O % 8 != 0 || !tt__gemm_is_packed(j->kt, j->O, j->OH * j->OW, K))
-        return false;
+    if (!tt__conv_direct_applies(j)) return false;
     rows = tt__min64(j->OH, tt__max64(rows, (48 + wq - 1) / wq));
     d.ldt = (rows * wq + 47) / 48 * 48;
     if (!tt__bands_plan(&d.b, j, rows, j->C, 8 * d.ldt)) return false;   /* then the band's sums */
@@ -6250,7 +6277,7 @@ static bool tt__conv_gemm_direct(tt_ctx *ctx, const tt__conv_job *j, int64_t N, 
     ep.bias_kind = j->b ? TT__BIAS_ROWS : TT__BIAS_NONE;
     ep.relu = j->relu;
     return tt__gemm_is_packed(ctx->kern, j->O, N, Kc) &&
-           tt__sgemm_run(ctx, j->O, N, Kc, j->w, Kc, 1, col, N, 1, NULL, NULL, out, hw, j->O * hw,
+           tt__sgemm_run(ctx, j->O, N, Kc, j->w, Kc, 1, col, N, 1, NULL, j->w_packed, NULL, out, hw, j->O * hw,
                          (j->b || j->relu) ? &ep : NULL);
 }
 
@@ -6275,7 +6302,7 @@ static bool tt__conv_gemm_implicit(tt_ctx *ctx, const tt__conv_job *j, int64_t N
     ep.bias = j->b;
     ep.bias_kind = j->b ? TT__BIAS_ROWS : TT__BIAS_NONE;
     ep.relu = j->relu;
-    return tt__sgemm_run(ctx, j->O, N * hw, Kc, j->w, Kc, 1, NULL, 0, 1, &src, NULL, j->out, hw, j->O * hw,
+    return tt__sgemm_run(ctx, j->O, N * hw, Kc, j->w, Kc, 1, NULL, 0, 1, &src, j->w_packed, NULL, j->out, hw, j->O * hw,
                          (j->b || j->relu) ? &ep : NULL);
 }
 
@@ -6311,6 +6338,35 @@ static bool tt__conv_batched(tt_ctx *ctx, const char *name, tt__conv_job *j, int
     return n0 >= N;
 }
 
+/* A 1x1 convolution of stride 1 without padding: its GEMM reads the image itself, no im2col. */
+static bool tt__conv_is_pointwise(const tt__conv_job *j) {
+    return j->KH == 1 && j->KW == 1 && j->p.stride[0] == 1 && j->p.stride[1] == 1 && j->p.padding[0] == 0 &&
+           j->p.padding[1] == 0;
+}
+
+/* The shape of the convolution call c (weight w, result out) as a job without data: what a
+   graph decides from ahead of its runs (Winograd, the weight packed ahead). */
+static tt__conv_job tt__conv_job_shape(const tt__call *c, const tt_tensor *w, const tt_tensor *out, const tt__kernels *kt) {
+    tt__conv_job j;
+    memset(&j, 0, sizeof j);
+    j.p = tt__conv_params_of(&c->a);
+    j.O = w->shape[0];
+    j.C = w->shape[1] * j.p.groups;
+    j.KH = w->ndim == 4 ? w->shape[2] : 1;
+    j.KW = w->shape[w->ndim - 1];
+    j.OH = out->ndim == 4 ? out->shape[2] : 1;
+    j.OW = out->shape[out->ndim - 1];
+    j.kt = kt;
+    return j;
+}
+
+/* Does the convolution j (groups 1) run an SGEMM with the weight as its A: not where it is
+   summed directly by bands (tt__conv_direct) or the product is too small to pack? */
+static bool tt__conv_packs_weight(const tt__conv_job *j) {
+    return j->p.groups == 1 && j->O >= j->kt->mr && j->C * j->KH * j->KW >= 8 &&
+           (tt__conv_is_pointwise(j) || !tt__conv_direct_applies(j));
+}
+
 static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_conv_params p = tt__conv_params_of(&c->a);
     tt_tensor x4, w4, *xc, *wc;
@@ -6335,6 +6391,7 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     xd = (const float *)tt__ptr(xc);
     wd = (const float *)tt__ptr(wc);
     j.x = xd; j.w = wd; j.b = bd; j.y = yd; j.out = yd; j.p = p;
+    j.w_packed = tt__cpu_data(c)->packed_w;
     j.C = C; j.H = H; j.W = W; j.O = O; j.Og = Og; j.KH = KH; j.KW = KW; j.OH = OH; j.OW = OW;
     j.relu = tt__cpu_data(c)->relu_after;
     j.kt = ctx->kern;
@@ -6343,7 +6400,7 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
             tt__for_planes(ctx, ctx->kern->depthwise_plane, &j, N * O, OH * OW * KH * KW);
         return true;
     }
-    direct = KH == 1 && KW == 1 && p.stride[0] == 1 && p.stride[1] == 1 && p.padding[0] == 0 && p.padding[1] == 0;
+    direct = tt__conv_is_pointwise(&j);
     if (tt__cpu_data(c)->winograd_ok && tt__winograd_pays(&j, N) && tt__conv_winograd(ctx, c->name, &j, N, tt__cpu_data(c)->wino_u))
         return true;
     if (G == 1 && !direct && tt__conv_direct(ctx, c->name, &j, N)) return true;
@@ -6367,8 +6424,8 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
             ep.bias = bd ? bd + g * Og : NULL;         /* one bias per output channel: per row of C */
             ep.bias_kind = bd ? TT__BIAS_ROWS : TT__BIAS_NONE;
             ep.relu = j.relu;
-            tt__gemm_pre(ctx, Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1, NULL, y,
-                         (bd || j.relu) ? &ep : NULL);
+            tt__gemm_pre(ctx, Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1,
+                         G == 1 ? j.w_packed : NULL, NULL, y, (bd || j.relu) ? &ep : NULL);
         }
     }
     return true;
@@ -6569,7 +6626,7 @@ static bool tt__exec_conv3d(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
             ep.bias = bd ? bd + g * Og : NULL;
             ep.bias_kind = bd ? TT__BIAS_ROWS : TT__BIAS_NONE;
             ep.relu = tt__cpu_data(c)->relu_after;
-            tt__gemm_pre(ctx, Og, osp, Kc, (const float *)tt__ptr(wc) + g * Og * Kc, Kc, 1, col, osp, 1, NULL,
+            tt__gemm_pre(ctx, Og, osp, Kc, (const float *)tt__ptr(wc) + g * Og * Kc, Kc, 1, col, osp, 1, NULL, NULL,
                          (float *)tt__ptr(out) + (n * G + g) * Og * osp, (bd || ep.relu) ? &ep : NULL);
         }
     }
@@ -6627,7 +6684,7 @@ static bool tt__exec_conv_transpose(tt_ctx *ctx, const tt__call *c, tt_tensor *o
             const float *wg = (const float *)tt__ptr(wc) + g * Cg * Rows;   /* [Cg, Og*k...] */
             if (Cg > 0) {
                 tt__gemm_pre(ctx, Rows, isp, Cg, wg, 1, Rows, (const float *)tt__ptr(xc) + (n * G + g) * Cg * isp,
-                             isp, 1, NULL, col, NULL);
+                             isp, 1, NULL, NULL, col, NULL);
             } else {
                 memset(col, 0, (size_t)(Rows * isp) * sizeof(float));
             }
@@ -9833,7 +9890,7 @@ static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *mea
 /* One op node: its table row's kernel, handed the weight packed ahead when there is one. */
 static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out) {
     tt__cpu_node data;
-    data.packed_b = tt__graph_packed_weight(g, node, c, out);
+    data.packed_w = tt__graph_packed_weight(g, node, c, out);
     data.relu_after = false;
     data.winograd_ok = g->mode == TT_MODE_MAX_AUTOTUNE;
     data.wino_u = tt__graph_wino_weight(g, node, c, out);
@@ -9852,24 +9909,37 @@ static float **tt__graph_prepared_slot(tt_graph *g, int node) {
     return node < g->cpu.n_packed ? &g->cpu.packed[node] : NULL;
 }
 
-/* For a linear node whose weight is a constant of the graph (frozen weights): the weight
-   packed once for the SGEMM (made on the first run, i.e. the dry run at compile, and kept),
-   so runs skip packing it; NULL for every other node, or when the product is too small for
-   the packed path. The packed bytes equal what each run would pack: results are unchanged. */
+/* For a linear or convolution node whose weight is a constant of the graph (frozen
+   weights): the weight packed once for the SGEMM (made on the first run, i.e. the dry run
+   at compile, and kept), so runs skip packing it; NULL for every other node, and where the
+   product is too small for the packed path. A linear's weight is the SGEMM's B; a
+   convolution's (groups 1; its Winograd weights take the slot where those run) its A, the
+   [O, C*KH*KW] matrix every image's product shares. The packed floats equal what each run
+   would pack: results are unchanged. */
 static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out) {
     const tt_tensor *w = c->n_in > 1 ? c->in[1] : NULL;
+    const tt__kernels *kt = g->tape.kern;
     ptrdiff_t v = w ? w - g->rt : -1;
-    int64_t N, K;
+    bool conv = c->op == TT__OP_CONV2D || c->op == TT__OP_CONV1D;
+    int64_t rows, K;
+    size_t floats;
+    tt__conv_job shape;
     if (!tt__op_has(g->tape.nodes[node].op, TT__F_PACK_WEIGHT) || v < 0 || v >= g->tape.n_values ||
-        g->tape.values[v].kind != TT__V_CONST || w->dtype != TT_F32 || w->ndim != 2 || !tt_is_contiguous(w))
+        g->tape.values[v].kind != TT__V_CONST || w->dtype != TT_F32 || w->ndim < 2 || !tt_is_contiguous(w))
         return NULL;
-    N = w->shape[0];
-    K = w->shape[1];
-    if (N == 0 || !tt__gemm_is_packed(g->tape.kern, out->numel / N, N, K) || !tt__graph_prepared_slot(g, node)) return NULL;
+    rows = w->shape[0];
+    K = w->numel / tt__max64(rows, 1);
+    if (rows == 0) return NULL;
+    if (conv) shape = tt__conv_job_shape(c, w, out, kt);
+    if (conv && (!tt__conv_packs_weight(&shape) || tt__graph_wino_weight(g, node, c, out))) return NULL;
+    if (!conv && (w->ndim != 2 || !tt__gemm_is_packed(kt, out->numel / rows, rows, K))) return NULL;
+    if (!tt__graph_prepared_slot(g, node)) return NULL;
     if (!g->cpu.packed[node]) {
-        g->cpu.packed[node] = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * tt__prepacked_floats(g->tape.kern, K, N));
+        floats = conv ? tt__prepacked_a_floats(kt, rows, K) : tt__prepacked_floats(kt, K, rows);
+        g->cpu.packed[node] = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * floats);
         if (!g->cpu.packed[node]) return NULL;              /* no memory: the run packs as eager does */
-        tt__prepack_b(g->tape.kern, g->cpu.packed[node], (const float *)tt__ptr(w), 1, K, K, N);   /* B(k,j) = w[j,k] */
+        if (conv) tt__prepack_a(kt, g->cpu.packed[node], (const float *)tt__ptr(w), K, 1, rows, K);
+        else      tt__prepack_b(kt, g->cpu.packed[node], (const float *)tt__ptr(w), 1, K, K, rows);   /* B(k,j) = w[j,k] */
     }
     return g->cpu.packed[node];
 }
@@ -9885,10 +9955,7 @@ static const float *tt__graph_wino_weight(tt_graph *g, int node, const tt__call 
     if (g->mode != TT_MODE_MAX_AUTOTUNE || c->op != TT__OP_CONV2D || v < 0 || v >= g->tape.n_values ||
         g->tape.values[v].kind != TT__V_CONST || w->dtype != TT_F32 || w->ndim != 4 || !tt_is_contiguous(w))
         return NULL;
-    memset(&j, 0, sizeof j);
-    j.p = tt__conv_params_of(&c->a);
-    j.O = w->shape[0]; j.C = w->shape[1] * j.p.groups; j.KH = w->shape[2]; j.KW = w->shape[3];
-    j.OH = out->shape[2]; j.OW = out->shape[3];
+    j = tt__conv_job_shape(c, w, out, g->tape.kern);
     if (!tt__winograd_pays(&j, out->shape[0]) || !(slot = tt__graph_prepared_slot(g, node))) return NULL;
     if (!*slot) {
         int64_t o;
@@ -9974,7 +10041,7 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
         data.relu_after = tt__program_is_head_relu(g, pr);
         data.winograd_ok = g->mode == TT_MODE_MAX_AUTOTUNE;
         data.wino_u = tt__graph_wino_weight(g, pr->head, &hc, head_out);
-        data.packed_b = tt__graph_packed_weight(g, pr->head, &hc, head_out);
+        data.packed_w = tt__graph_packed_weight(g, pr->head, &hc, head_out);
         hc.node_data = &data;
         if (!tt__op_table[h->op].exec(scratch, &hc, head_out)) return false;
         if (data.relu_after) return true;

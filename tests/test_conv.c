@@ -508,6 +508,61 @@ static void test_conv1d(void) {
     }
 }
 
+/* ---- weights packed ahead in graphs --------------------------------------------------------------- */
+
+/* A graph packs a constant convolution weight once, as the SGEMM's A (tt__prepack_a), and
+   its runs read the packed slivers instead of packing per run: the outputs must keep eager's
+   bits on every path the GEMM takes (image by image, 1x1 reading the image, the batched
+   column matrix, the implicit im2col, conv1d). Output channels 13 and 21 are no multiple of
+   any ISA's MR (8, 6, 4) and the k sums, 360 to 600 terms, span several k blocks of every
+   ISA: a block or sliver of the packed weight read at a wrong place changes the outputs. The
+   eager results are checked against the double reference first. */
+static void cv_packed_case(const cv_case *k, int relu, unsigned long long seed, const char *file, int line) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4], ws[4], bs[1];
+    int conv1d = k->H == 0, nd = conv1d ? 3 : 4;
+    tt_tensor *x, *w, *b, *y, *eager;
+    tt_graph *g;
+    if (conv1d) cv_conv1d_case(k->N, k->C, k->W, k->O, k->KW, k->sw, k->pw, 1, 1, 1, seed, file, line);
+    else cv_run_case(k, seed, file, line);
+    xs[0] = k->N; xs[1] = k->C; xs[2] = k->H; xs[3] = k->W;
+    ws[0] = k->O; ws[1] = k->C; ws[2] = k->KH; ws[3] = k->KW;
+    if (conv1d) { xs[2] = k->W; ws[2] = k->KW; }
+    bs[0] = k->O;
+    x = tt_randn(c, seed + 10, nd, xs);
+    w = tt_randn(c, seed + 11, nd, ws);
+    b = tt_randn(c, seed + 12, 1, bs);
+    CHECK(tt_trace_begin(c) == TT_OK);
+    tt_trace_input(c, x, "x");
+    y = conv1d ? tt_conv1d(c, x, w, b, k->sw, k->pw, 1, 1) : tt_conv2d(c, x, w, b, k->sh, k->ph, 1, 1);
+    if (relu) y = tt_relu(c, y);
+    g = tt_trace_end(c, &y, 1);
+    eager = conv1d ? tt_conv1d(c, x, w, b, k->sw, k->pw, 1, 1) : tt_conv2d(c, x, w, b, k->sh, k->ph, 1, 1);
+    if (relu) eager = tt_relu(c, eager);
+    if (g && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE) == TT_OK && tt_graph_run(g, &x, 1) == TT_OK &&
+        tt_graph_run(g, &x, 1) == TT_OK)
+        tu_same_bits(c, tt_graph_output(g, 0), eager, file, line);
+    else
+        tt_test__fail(file, line, "tracing, compiling or running failed");
+    tt_graph_destroy(g);
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    tt_ctx_destroy(c);
+}
+
+static void test_conv2d_packed_weight(void) {
+    /* N, C, H (0: conv1d), W, O, KH, KW, sh, sw, ph, pw, dh, dw, groups, bias, ex */
+    static const cv_case cases[] = {
+        {1, 600, 9, 9, 13, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0},     /* 1x1: the GEMM reads the image */
+        {1, 40, 12, 12, 21, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0},    /* one image: im2col, then the GEMM */
+        {2, 64, 8, 8, 13, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0},      /* two images in one column matrix */
+        {2, 64, 24, 24, 13, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0},    /* large: the implicit im2col */
+        {2, 120, 0, 50, 13, 1, 5, 1, 1, 0, 2, 1, 1, 1, 1, 0},    /* conv1d */
+    };
+    int i;
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++)
+        cv_packed_case(&cases[i], i % 2, 600u + 7u * (unsigned)i, __FILE__, __LINE__);
+}
+
 /* ---- pooling ---------------------------------------------------------------------------------- */
 
 /* Reference max (is_max) or average pool with count_include_pad over x [N,C,H,W]. */
@@ -931,6 +986,7 @@ TT_TEST_GROUP(conv) = {
     {"conv2d_implicit_im2col", test_conv2d_implicit_im2col},
     {"conv2d_direct", test_conv2d_direct},
     {"conv2d_winograd", test_conv2d_winograd},
+    {"conv2d_packed_weight", test_conv2d_packed_weight},
     {"conv2d_groups", test_conv2d_groups},
     {"conv2d_depthwise", test_conv2d_depthwise},
     {"conv2d_ex_per_axis", test_conv2d_ex_per_axis},
