@@ -2065,6 +2065,7 @@ typedef void (*tt__conv_tile_fn)(const tt__conv_tile_args *a);
 
 struct tt__att_job;
 struct tt__att_bufs;
+struct tt__epilogue;
 
 /* The kernels of one ISA; >>kernels defines one table per ISA the build has. Tasks run
    under tt__parallel_for, planes under tt__for_planes. */
@@ -2093,6 +2094,9 @@ typedef struct tt__kernels {
     void         (*depthwise_plane)(const void *arg, int64_t plane);
     void         (*depthwise_bands_task)(void *arg, int64_t t, int thread);
     void         (*pool_plane)(const void *arg, int64_t plane);
+    /* a GEMM's epilogue (bias, ReLU, clamp) on a block of C */
+    void         (*epilogue_block)(const struct tt__epilogue *e, float *C, int64_t ldc, int64_t i0, int64_t j0, int64_t rows,
+                                   int64_t cols);
 } tt__kernels;
 
 static const tt__kernels *tt__kernels_for(tt__isa isa);   /* >>kernels */
@@ -2625,6 +2629,7 @@ typedef enum tt__ukind {
 #define TT__F_SAME_ID       (1u << 12)  /* the identity when its result has its input's dtype and shape */
 #define TT__F_PERMUTATION   (1u << 13)  /* its attributes are a permutation: identity dropped, two composed */
 #define TT__F_ZERO_PAD_ID   (1u << 14)  /* the identity when every pad size is 0 */
+#define TT__F_EPILOGUE_CLAMP (1u << 15) /* a clamp to [p0, p1] a TT__F_GEMM_ACT head may apply in its epilogue */
 
 #define TT__NATTR (2 * TT_MAX_DIMS + 4)
 
@@ -2645,11 +2650,17 @@ typedef struct tt__call {
                                      tt__cpu_node); NULL for an eager call */
 } tt__call;
 
+/* A clamp of a kernel's results to [lo, hi] (the clamp op's expression), when on: a graph's
+   fused clamp. */
+typedef struct tt__clamp { bool on; float lo, hi; } tt__clamp;
+
 /* What the CPU backend hands a GEMM-based op (TT__F_GEMM_HEAD) of a compiled graph. */
 typedef struct tt__cpu_node {
     const float *packed_w;        /* a constant weight packed ahead, or NULL: a linear's as the SGEMM's
                                      B (tt__prepack_b), a convolution's as its A (tt__prepack_a) */
     bool         relu_after;      /* a fused ReLU follows: the op applies it in its GEMM epilogue */
+    tt__clamp    clamp_after;     /* a fused clamp follows: the op may apply it in its epilogue, */
+    bool        *clamp_applied;   /* and then sets this true (else the fused program applies it) */
     bool         winograd_ok;     /* the graph's mode lets a convolution take Winograd (not eager's bits) */
     const float *wino_u;          /* its constant weights transformed for Winograd ahead, or NULL */
 } tt__cpu_node;
@@ -2668,8 +2679,14 @@ static tt__call tt__call_init(const char *name, int op, tt_tensor *const *in, in
 
 /* The CPU backend's data of a call (all zero for an eager call). */
 static const tt__cpu_node *tt__cpu_data(const tt__call *c) {
-    static const tt__cpu_node none = { NULL, false, false, NULL };
+    static const tt__cpu_node none = { NULL, false, { false, 0.0f, 0.0f }, NULL, false, NULL };
     return c->node_data ? (const tt__cpu_node *)c->node_data : &none;
+}
+
+/* An op that applied its node's clamp_after in its kernels says so: the program is skipped. */
+static void tt__clamp_done(const tt__call *c) {
+    const tt__cpu_node *d = tt__cpu_data(c);
+    if (d->clamp_after.on && d->clamp_applied) *d->clamp_applied = true;
 }
 
 typedef bool (*tt__infer_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
@@ -2707,7 +2724,7 @@ typedef bool (*tt__exec_fn)(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
     U(X, FLOOR,       floor,       0, 0,                  floorf(x)) \
     U(X, CEIL,        ceil,        0, 0,                  ceilf(x)) \
     U(X, ROUND,       round,       0, 0,                  nearbyintf(x)) \
-    U(X, CLAMP,       clamp,       2, 0,                  tt__clampf(x, p0, p1)) \
+    U(X, CLAMP,       clamp,       2, TT__F_EPILOGUE_CLAMP, tt__clampf(x, p0, p1)) \
     U(X, POW_SCALAR,  pow_scalar,  1, 0,                  tt__pow_scalarf(x, p0)) \
     U(X, LOGICAL_NOT, logical_not, 0, TT__F_BOOL_OUT,     x == 0.0f ? 1.0f : 0.0f)
 
@@ -4556,38 +4573,50 @@ static bool tt__gemm_layout_ok(int64_t sak, int64_t sbk, int64_t sbn) {
    channel, or per column, as a linear layer's) and apply ReLU. The same expressions as the
    separate ops, so the results are bitwise those of running them after the GEMM. */
 typedef enum tt__bias_kind { TT__BIAS_NONE, TT__BIAS_ROWS, TT__BIAS_COLS } tt__bias_kind;
-typedef struct tt__epilogue { const float *bias; tt__bias_kind bias_kind; bool relu; } tt__epilogue;
+typedef struct tt__epilogue { const float *bias; tt__bias_kind bias_kind; bool relu; tt__clamp clamp; } tt__epilogue;
 
-/* y[i] += b[i] and y[i] += b for i < n (restrict parameters: GCC vectorizes without checks). */
-static void tt__add_run(float *TT__RESTRICT y, const float *TT__RESTRICT b, int64_t n) { TT__EACH(n, y[i] += b[i]); }
-static void tt__add_scalar_run(float *TT__RESTRICT y, float b, int64_t n) { TT__EACH(n, y[i] += b); }
-
-/* ReLU in place, the expression of the relu op (so results are bitwise the same). */
-static void tt__relu_run(float *y, int64_t n) { TT__EACH(n, y[i] = tt__reluf(y[i])); }
-
-/* Bias then ReLU in one pass over the row (the sum is rounded before the ReLU looks at it,
-   as with two passes): a tile row is read and written once, not twice. */
-static void tt__add_relu_run(float *TT__RESTRICT y, const float *TT__RESTRICT b, int64_t n) {
-    TT__EACH(n, y[i] = tt__reluf(y[i] + b[i]));
+/* The epilogue ep, or NULL when it has nothing to do. */
+static const tt__epilogue *tt__epilogue_or_null(const tt__epilogue *ep) {
+    return ep->bias || ep->relu || ep->clamp.on ? ep : NULL;
 }
-static void tt__add_scalar_relu_run(float *TT__RESTRICT y, float b, int64_t n) {
-    TT__EACH(n, y[i] = tt__reluf(y[i] + b));
+
+/* ReLU and clamp in place, the expressions of the ops (so results are bitwise the same). */
+TT__INLINE void tt__relu_run(float *y, int64_t n) { TT__EACH(n, y[i] = tt__reluf(y[i])); }
+TT__INLINE void tt__clamp_run(float *y, int64_t n, tt__clamp c) {
+    if (c.on) TT__EACH(n, y[i] = tt__clampf(y[i], c.lo, c.hi));
+}
+
+/* One row of the epilogue, in one pass: the bias (of the row, or one per column from j0),
+   then the ReLU or the clamp (a graph fuses one activation, never both). The sum is rounded
+   before the activation looks at it, as with separate passes, so the bits are the same. */
+TT__INLINE void tt__epilogue_row(const tt__epilogue *e, float *TT__RESTRICT y, int64_t row, int64_t j0, int64_t n) {
+    const float *TT__RESTRICT bc = e->bias_kind == TT__BIAS_COLS ? e->bias + j0 : NULL;
+    float br = e->bias_kind == TT__BIAS_ROWS ? e->bias[row] : 0.0f, lo = e->clamp.lo, hi = e->clamp.hi;
+    if (bc) {
+        if (e->relu)          TT__EACH(n, y[i] = tt__reluf(y[i] + bc[i]));
+        else if (e->clamp.on) TT__EACH(n, y[i] = tt__clampf(y[i] + bc[i], lo, hi));
+        else                  TT__EACH(n, y[i] += bc[i]);
+    } else if (e->bias_kind == TT__BIAS_ROWS) {
+        if (e->relu)          TT__EACH(n, y[i] = tt__reluf(y[i] + br));
+        else if (e->clamp.on) TT__EACH(n, y[i] = tt__clampf(y[i] + br, lo, hi));
+        else                  TT__EACH(n, y[i] += br);
+    } else {
+        if (e->relu) tt__relu_run(y, n);
+        else tt__clamp_run(y, n, e->clamp);
+    }
 }
 
 /* The epilogue on rows i0.. and columns j0.. (rows x cols) of C, whose rows are ldc apart
-   (C points at element (i0, j0)). */
-static void tt__epilogue_block(const tt__epilogue *e, float *C, int64_t ldc, int64_t i0, int64_t j0, int64_t rows, int64_t cols) {
+   (C points at element (i0, j0)). Twins: the runs vectorize for each ISA (exact operations:
+   the same bits in every twin). */
+TT__INLINE void tt__epilogue_block_body(const tt__epilogue *e, float *C, int64_t ldc, int64_t i0, int64_t j0, int64_t rows,
+                                        int64_t cols) {
     int64_t r;
     if (!e) return;
-    for (r = 0; r < rows; r++) {
-        float *y = C + r * ldc;
-        if (e->relu && e->bias_kind == TT__BIAS_ROWS) { tt__add_scalar_relu_run(y, e->bias[i0 + r], cols); continue; }
-        if (e->relu && e->bias_kind == TT__BIAS_COLS) { tt__add_relu_run(y, e->bias + j0, cols); continue; }
-        if (e->bias_kind == TT__BIAS_COLS) tt__add_run(y, e->bias + j0, cols);
-        else if (e->bias_kind == TT__BIAS_ROWS) tt__add_scalar_run(y, e->bias[i0 + r], cols);
-        if (e->relu) tt__relu_run(y, cols);
-    }
+    for (r = 0; r < rows; r++) tt__epilogue_row(e, C + r * ldc, i0 + r, j0, cols);
 }
+TT__TWINS(, tt__epilogue_block, (const tt__epilogue *e, float *C, int64_t ldc, int64_t i0, int64_t j0, int64_t rows, int64_t cols),
+          (e, C, ldc, i0, j0, rows, cols))
 
 /* GEMM tasks are tiles of TT__GEMM_MB rows by TT__GEMM_NB columns of C: every element is
    still summed over k in the same order, whichever thread computes its tile. */
@@ -4624,7 +4653,7 @@ TT__INLINE void tt__gemm_task_body(void *arg, int64_t t, int thread) {
             for (; j < j1; j++) c[j] = tt__dot(a, b + j * g->sbn, g->K);
         }
     }
-    tt__epilogue_block(g->ep, g->C + i0 * g->N + j0, g->N, i0, j0, i1 - i0, j1 - j0);
+    tt__epilogue_block_body(g->ep, g->C + i0 * g->N + j0, g->N, i0, j0, i1 - i0, j1 - j0);
 }
 TT__TWINS(, tt__gemm_task, (void *arg, int64_t t, int thread), (arg, t, thread))
 
@@ -5186,7 +5215,7 @@ static void tt__sgemm_edge(const tt__sgemm_job *j, const float *Ap, const float 
             float *crow = tt__sgemm_c_at(j, i + r, jcol + c0);
             n = tt__min64(cols - c0, j->seg - (jcol + c0) % j->seg);
             memcpy(crow, tile + r * nr + c0, (size_t)n * sizeof(float));
-            if (j->last_k) tt__epilogue_block(j->ep, crow, j->ldc, i + r, jcol + c0, 1, n);
+            if (j->last_k) j->kt->epilogue_block(j->ep, crow, j->ldc, i + r, jcol + c0, 1, n);
         }
 }
 
@@ -5207,7 +5236,7 @@ static void tt__sgemm_task(void *arg, int64_t t, int thread) {
             if (rows == mr && whole && jcol % j->seg + cols <= j->seg) {
                 float *C = tt__sgemm_c_at(j, i0 + ir, jcol);
                 uk(j->kc, Ap + ir * j->kc, j->Bp + jr * j->kc, C, j->ldc, !j->first_k);
-                if (j->last_k) tt__epilogue_block(j->ep, C, j->ldc, i0 + ir, jcol, rows, cols);
+                if (j->last_k) j->kt->epilogue_block(j->ep, C, j->ldc, i0 + ir, jcol, rows, cols);
             } else {
                 tt__sgemm_edge(j, Ap + ir * j->kc, j->Bp + jr * j->kc, i0 + ir, jcol, rows, cols);
             }
@@ -5467,8 +5496,10 @@ static bool tt__exec_linear(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     ep.bias = bd;
     ep.bias_kind = bd ? TT__BIAS_COLS : TT__BIAS_NONE;
     ep.relu = tt__cpu_data(c)->relu_after;
+    ep.clamp = tt__cpu_data(c)->clamp_after;
+    tt__clamp_done(c);
     tt__gemm_pre(ctx, M, outf, in, (const float *)tt__ptr(xc), in, 1, (const float *)tt__ptr(w),
-                 w->stride[1], w->stride[0], NULL, tt__cpu_data(c)->packed_w, (float *)tt__ptr(out), (bd || ep.relu) ? &ep : NULL);
+                 w->stride[1], w->stride[0], NULL, tt__cpu_data(c)->packed_w, (float *)tt__ptr(out), tt__epilogue_or_null(&ep));
     return true;
 }
 
@@ -5532,6 +5563,7 @@ typedef struct tt__conv_job {
     int64_t        Cim, col_ld, n0, m; /* im2col: channels per image, column matrix row length; batch */
     tt_conv_params p;
     bool           relu;               /* a fused ReLU after the bias (graphs) */
+    tt__clamp      clamp;              /* a fused clamp after the bias (graphs; the GEMM paths and depthwise by bands) */
     const tt__kernels *kt;             /* the context's kernels */
 } tt__conv_job;
 
@@ -5569,6 +5601,7 @@ static void tt__conv_spread_plane(const void *arg, int64_t plane) {
     float bias = j->b ? j->b[o] : 0.0f;
     TT__EACH(hw, dst[i] = src[i] + bias);
     if (j->relu) tt__relu_run(dst, hw);
+    tt__clamp_run(dst, hw, j->clamp);
 }
 
 /* d[q] += w * r[q*s] for q < n: one depthwise kernel tap over a run of outputs. */
@@ -5738,11 +5771,17 @@ TT__TARGET_AVX512 static void tt__dw_taps_avx512(float *y, const float *phases, 
 
 /* d = s (+ bias) (then ReLU): one output row of a band, with the expressions of the GEMM's
    epilogue. Restrict parameters, not restrict locals: GCC vectorizes a loop on the former only. */
-TT__INLINE void tt__band_row_out(float *TT__RESTRICT d, const float *TT__RESTRICT s, int64_t n, const float *bias, bool relu) {
+TT__INLINE void tt__band_row_out(float *TT__RESTRICT d, const float *TT__RESTRICT s, int64_t n, const float *bias, bool relu,
+                                 tt__clamp clamp) {
     float b = bias ? *bias : 0.0f;
+    if (bias && clamp.on) {                            /* MobileNetV2's ReLU6: one pass */
+        TT__EACH(n, d[i] = tt__clampf(s[i] + b, clamp.lo, clamp.hi));
+        return;
+    }
     if (bias) TT__EACH(n, d[i] = s[i] + b);
     else      TT__EACH(n, d[i] = s[i]);
     if (relu) tt__relu_run(d, n);
+    tt__clamp_run(d, n, clamp);
 }
 
 /* Planes [t*per_task, (t+1)*per_task), band by band: phases, taps in (kh, kw) order, then
@@ -5766,7 +5805,7 @@ TT__INLINE void tt__depthwise_bands_task_body(void *arg, int64_t t, int thread) 
                 tt__tap_set(y, scratch + b->tap[0], len, wk[0]);
                 for (k = 1; k < taps; k++) tt__tap_mul_add(y, scratch + b->tap[k], 1, len, wk[k]);
             }
-            for (r = 0; r < rows; r++) tt__band_row_out(dst + (oh0 + r) * OW, y + r * b->wq, OW, j->b ? j->b + o : NULL, j->relu);
+            for (r = 0; r < rows; r++) tt__band_row_out(dst + (oh0 + r) * OW, y + r * b->wq, OW, j->b ? j->b + o : NULL, j->relu, j->clamp);
         }
     }
 }
@@ -5811,7 +5850,7 @@ typedef struct tt__dconv_job {
 static void tt__dconv_out(const tt__dconv_job *d, float *sums, int64_t len, int64_t img, int64_t o0, int64_t oh0) {
     const tt__conv_job *j = d->b.conv;
     int64_t rows = (len - j->OW) / d->b.wq + 1, o, r;
-    tt__epilogue_block(&d->ep, sums, d->ldt, o0, 0, 8, len);
+    j->kt->epilogue_block(&d->ep, sums, d->ldt, o0, 0, 8, len);
     for (o = 0; o < 8; o++) {
         float *y = j->y + ((img * j->O + o0 + o) * j->OH + oh0) * j->OW;
         for (r = 0; r < rows; r++) j->kt->copy_run(y + r * j->OW, sums + o * d->ldt + r * d->b.wq, 1, j->OW);
@@ -5974,6 +6013,7 @@ static bool tt__conv_direct(tt_ctx *ctx, const char *name, const tt__conv_job *j
     d.ep.bias = j->b;
     d.ep.bias_kind = j->b ? TT__BIAS_ROWS : TT__BIAS_NONE;
     d.ep.relu = j->relu;
+    d.ep.clamp = j->clamp;
     if (!tt__bands_alloc(ctx, name, &d.b, &scope)) return false;
     tt__parallel_for(ctx, tt__dconv_task, &d, N * d.bands * d.groups);
     tt_scope_end(ctx, scope);
@@ -6276,9 +6316,10 @@ static bool tt__conv_gemm_direct(tt_ctx *ctx, const tt__conv_job *j, int64_t N, 
     ep.bias = j->b;
     ep.bias_kind = j->b ? TT__BIAS_ROWS : TT__BIAS_NONE;
     ep.relu = j->relu;
+    ep.clamp = j->clamp;
     return tt__gemm_is_packed(ctx->kern, j->O, N, Kc) &&
            tt__sgemm_run(ctx, j->O, N, Kc, j->w, Kc, 1, col, N, 1, NULL, j->w_packed, NULL, out, hw, j->O * hw,
-                         (j->b || j->relu) ? &ep : NULL);
+                         tt__epilogue_or_null(&ep));
 }
 
 /* groups == 1: one GEMM over every image, its B packed straight from the images (no column
@@ -6302,8 +6343,9 @@ static bool tt__conv_gemm_implicit(tt_ctx *ctx, const tt__conv_job *j, int64_t N
     ep.bias = j->b;
     ep.bias_kind = j->b ? TT__BIAS_ROWS : TT__BIAS_NONE;
     ep.relu = j->relu;
+    ep.clamp = j->clamp;
     return tt__sgemm_run(ctx, j->O, N * hw, Kc, j->w, Kc, 1, NULL, 0, 1, &src, j->w_packed, NULL, j->out, hw, j->O * hw,
-                         (j->b || j->relu) ? &ep : NULL);
+                         tt__epilogue_or_null(&ep));
 }
 
 /* groups == 1 and several images: one im2col for j->m images side by side, one GEMM for
@@ -6394,15 +6436,20 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     j.w_packed = tt__cpu_data(c)->packed_w;
     j.C = C; j.H = H; j.W = W; j.O = O; j.Og = Og; j.KH = KH; j.KW = KW; j.OH = OH; j.OW = OW;
     j.relu = tt__cpu_data(c)->relu_after;
+    j.clamp = tt__cpu_data(c)->clamp_after;
     j.kt = ctx->kern;
     if (G > 1 && Cg == 1) {                            /* depthwise: a direct kernel, bias included */
-        if (!tt__depthwise_by_bands(ctx, c->name, &j, N))
-            tt__for_planes(ctx, ctx->kern->depthwise_plane, &j, N * O, OH * OW * KH * KW);
+        if (tt__depthwise_by_bands(ctx, c->name, &j, N)) {
+            tt__clamp_done(c);
+            return true;
+        }
+        tt__for_planes(ctx, ctx->kern->depthwise_plane, &j, N * O, OH * OW * KH * KW);   /* no clamp */
         return true;
     }
     direct = tt__conv_is_pointwise(&j);
     if (tt__cpu_data(c)->winograd_ok && tt__winograd_pays(&j, N) && tt__conv_winograd(ctx, c->name, &j, N, tt__cpu_data(c)->wino_u))
-        return true;
+        return true;                                   /* no clamp */
+    tt__clamp_done(c);                                 /* every path below has the GEMM's epilogue */
     if (G == 1 && !direct && tt__conv_direct(ctx, c->name, &j, N)) return true;
     if (G == 1 && !direct && tt__conv_gemm_implicit(ctx, &j, N, Kc)) return true;
     j.m = tt__min64(N, tt__max64(1, TT__CONV_COL_FLOATS / tt__max64(1, Kc * OH * OW)));   /* Kc may be 0 */
@@ -6424,8 +6471,9 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
             ep.bias = bd ? bd + g * Og : NULL;         /* one bias per output channel: per row of C */
             ep.bias_kind = bd ? TT__BIAS_ROWS : TT__BIAS_NONE;
             ep.relu = j.relu;
+            ep.clamp = j.clamp;
             tt__gemm_pre(ctx, Og, OH * OW, Kc, wd + g * Og * Kc, Kc, 1, direct ? img : col, OH * OW, 1,
-                         G == 1 ? j.w_packed : NULL, NULL, y, (bd || j.relu) ? &ep : NULL);
+                         G == 1 ? j.w_packed : NULL, NULL, y, tt__epilogue_or_null(&ep));
         }
     }
     return true;
@@ -6626,8 +6674,9 @@ static bool tt__exec_conv3d(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
             ep.bias = bd ? bd + g * Og : NULL;
             ep.bias_kind = bd ? TT__BIAS_ROWS : TT__BIAS_NONE;
             ep.relu = tt__cpu_data(c)->relu_after;
+            ep.clamp.on = false;
             tt__gemm_pre(ctx, Og, osp, Kc, (const float *)tt__ptr(wc) + g * Og * Kc, Kc, 1, col, osp, 1, NULL, NULL,
-                         (float *)tt__ptr(out) + (n * G + g) * Og * osp, (bd || ep.relu) ? &ep : NULL);
+                         (float *)tt__ptr(out) + (n * G + g) * Og * osp, tt__epilogue_or_null(&ep));
         }
     }
     return true;
@@ -8027,7 +8076,8 @@ TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_
 #define TT__TWIN_KERNELS(suffix)                                                                  \
     tt__unary_chunk##suffix, tt__binary_chunk##suffix, tt__pair_chunk##suffix, tt__affine_row##suffix,   \
     tt__att_softmax_step##suffix, tt__reduce_task##suffix, tt__softmax_task##suffix, tt__norm_task##suffix,  \
-    tt__gemm_task##suffix, tt__depthwise_plane##suffix, tt__depthwise_bands_task##suffix, tt__pool_plane##suffix
+    tt__gemm_task##suffix, tt__depthwise_plane##suffix, tt__depthwise_bands_task##suffix, tt__pool_plane##suffix, \
+    tt__epilogue_block##suffix
 
 /* isa, MR, NR, micro-kernel, narrow kernels, A packer, run copy, conv tile, depthwise taps, twins */
 static const tt__kernels tt__kernels_ref = {
@@ -9624,6 +9674,7 @@ static void tt__fused_direct_outputs(tt_graph *g, const struct tt__program *pr, 
 static int64_t tt__storage_end(const tt_tensor *t);
 static bool tt__tensors_overlap(const tt_tensor *o, const tt_tensor *t);
 static bool tt__program_is_head_relu(const tt_graph *g, const struct tt__program *pr);
+static tt__clamp tt__program_head_clamp(const tt_graph *g, const struct tt__program *pr);
 static void tt__fused_task(void *arg, int64_t t, int thread);
 static void tt__fused_chunk(const tt__fused_job *j, const tt__loop *L, int64_t c, int64_t cnt, float *regs, const float **R, bool row_start);
 
@@ -9892,6 +9943,8 @@ static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c
     tt__cpu_node data;
     data.packed_w = tt__graph_packed_weight(g, node, c, out);
     data.relu_after = false;
+    data.clamp_after.on = false;
+    data.clamp_applied = NULL;
     data.winograd_ok = g->mode == TT_MODE_MAX_AUTOTUNE;
     data.wino_u = tt__graph_wino_weight(g, node, c, out);
     c->node_data = &data;
@@ -10011,6 +10064,7 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     int64_t bstride[TT__MAX_OPS][TT_MAX_DIMS], offsets[TT__MAX_OPS];
     const int64_t *strides[TT__MAX_OPS];
     tt__fused_job j;
+    bool clamped = false;
     int k;
     j.g = g;
     j.pr = pr;
@@ -10039,12 +10093,14 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
         }
         hc = tt__call_init(h->name, h->op, hin, h->n_in, &h->a);
         data.relu_after = tt__program_is_head_relu(g, pr);
+        data.clamp_after = tt__program_head_clamp(g, pr);
+        data.clamp_applied = &clamped;
         data.winograd_ok = g->mode == TT_MODE_MAX_AUTOTUNE;
         data.wino_u = tt__graph_wino_weight(g, pr->head, &hc, head_out);
         data.packed_w = tt__graph_packed_weight(g, pr->head, &hc, head_out);
         hc.node_data = &data;
         if (!tt__op_table[h->op].exec(scratch, &hc, head_out)) return false;
-        if (data.relu_after) return true;
+        if (data.relu_after || clamped) return true;
     }
     tt__loop_init(&j.L, o0->ndim, o0->shape, 1 + pr->n_in, strides, offsets);
     j.sp = tt__split_loop(&j.L);
@@ -10095,18 +10151,35 @@ static bool tt__tensors_overlap(const tt_tensor *o, const tt_tensor *t) {
     return o->numel > 0 && t->numel > 0 && o0 < t1 && t0 < o1;
 }
 
-/* True when a fused node's program is only a ReLU of its epilogue head's result, stored
-   back in place, and the head is a linear or a convolution: the head then applies the
-   ReLU in its GEMM epilogue, on each tile while it is in cache, and the program is skipped. */
-static bool tt__program_is_head_relu(const tt_graph *g, const struct tt__program *pr) {
+/* The one unary micro-op of a fused node's program when the program is only that op on
+   its epilogue head's result, stored back in place, and the head is a linear or a
+   convolution (TT__F_GEMM_ACT); else NULL. */
+static const tt__uop *tt__program_head_unary(const tt_graph *g, const struct tt__program *pr) {
     const tt__uop *u = pr->uops;
-    int op;
-    if (pr->head < 0 || pr->n_uops != 3 || pr->n_out != 1 || pr->head_out != 0 || pr->n_in != 1) return false;
-    op = g->tape.nodes[pr->head].op;
-    if (!tt__op_has(op, TT__F_GEMM_ACT)) return false;
-    return u[0].kind == TT__U_LOAD && u[0].a == pr->head_input && u[1].kind == TT__U_UNARY &&
-           tt__op_has(u[1].op, TT__F_EPILOGUE_ACT) &&
-           u[1].a == u[0].dst && u[2].kind == TT__U_STORE && u[2].a == u[1].dst && u[2].b == 0;
+    if (pr->head < 0 || pr->n_uops != 3 || pr->n_out != 1 || pr->head_out != 0 || pr->n_in != 1) return NULL;
+    if (!tt__op_has(g->tape.nodes[pr->head].op, TT__F_GEMM_ACT)) return NULL;
+    if (u[0].kind != TT__U_LOAD || u[0].a != pr->head_input || u[1].kind != TT__U_UNARY || u[1].a != u[0].dst ||
+        u[2].kind != TT__U_STORE || u[2].a != u[1].dst || u[2].b != 0)
+        return NULL;
+    return &u[1];
+}
+
+/* True when that op is a ReLU: the head then applies it in its GEMM epilogue, on each tile
+   while it is in cache, and the program is skipped. */
+static bool tt__program_is_head_relu(const tt_graph *g, const struct tt__program *pr) {
+    const tt__uop *u = tt__program_head_unary(g, pr);
+    return u && tt__op_has(u->op, TT__F_EPILOGUE_ACT);
+}
+
+/* The clamp when that op is one (MobileNetV2's ReLU6): the head applies it where its kernel
+   has an epilogue (the GEMM paths, depthwise by bands) and says so; else the program runs. */
+static tt__clamp tt__program_head_clamp(const tt_graph *g, const struct tt__program *pr) {
+    const tt__uop *u = tt__program_head_unary(g, pr);
+    tt__clamp c;
+    c.on = u && tt__op_has(u->op, TT__F_EPILOGUE_CLAMP);
+    c.lo = c.on ? u->p0 : 0.0f;
+    c.hi = c.on ? u->p1 : 0.0f;
+    return c;
 }
 
 static void tt__fused_task(void *arg, int64_t t, int thread) {
@@ -12962,7 +13035,7 @@ TT__MAYBE_UNUSED static void tt__x_gemm(int64_t M, int64_t N, int64_t K, const f
             for (j = 0; j < N; j++) c[j] = tt__dot(a, B + j * sbn, K);
         }
     }
-    tt__epilogue_block(ep, C, ldc, 0, 0, M, N);
+    tt__epilogue_block_ref(ep, C, ldc, 0, 0, M, N);
 }
 
 /* Channels per group. Channel and pixel counts fit 32 bits (the exporter checks): a
@@ -12998,6 +13071,7 @@ TT__MAYBE_UNUSED static void tt__x_conv_band(const tt__xconv *s, const float *x,
     ep.bias = b ? b + g * Og : NULL;
     ep.bias_kind = b ? TT__BIAS_ROWS : TT__BIAS_NONE;
     ep.relu = relu;
+    ep.clamp.on = false;
     tt__x_im2col(s, x + (n * s->C + g * Cg) * s->H * s->W, p0, p1, col);
     tt__x_gemm(Og, p1 - p0, Kc, w + g * Og * Kc, Kc, 1, col, p1 - p0, 1, y, ldy, (b || relu) ? &ep : NULL);
 }
@@ -13090,6 +13164,7 @@ TT__MAYBE_UNUSED static void tt__x_linear(const float *x, const float *w, const 
     ep.bias = b;
     ep.bias_kind = b ? TT__BIAS_COLS : TT__BIAS_NONE;
     ep.relu = relu != 0;
+    ep.clamp.on = false;
     tt__x_gemm(M, N, K, x, K, 1, w, 1, K, y, N, (b || relu) ? &ep : NULL);
 }
 
@@ -13870,7 +13945,7 @@ static void tt__x_emit_kernel(tt__xw *w, const tt__xstep *st) {
                         kn->op == TT__OP_LAYER_NORM ? in2 : "NULL", out, (long long)M, (long long)K,
                         tt__x_float(kn->a.f[0], f0, sizeof f0), kn->op == TT__OP_RMS_NORM);
     } else {                                           /* matmul of two matrices (checked in the plan) */
-        if (st->relu) tt__xprintf(w, "        static const tt__epilogue relu = {NULL, TT__BIAS_NONE, 1};\n");
+        if (st->relu) tt__xprintf(w, "        static const tt__epilogue relu = {NULL, TT__BIAS_NONE, 1, {0, 0.0f, 0.0f}};\n");
         tt__xprintf(w, "        tt__x_gemm(%lld, %lld, %lld, %s, %lld, 1, %s, %lld, 1, %s, %lld, %s);\n", (long long)y->shape[0],
                     (long long)y->shape[1], (long long)x->shape[1], in0, (long long)x->shape[1], in1, (long long)y->shape[1],
                     out, (long long)y->shape[1], st->relu ? "&relu" : "NULL");

@@ -516,8 +516,15 @@ static void test_conv1d(void) {
    column matrix, the implicit im2col, conv1d). Output channels 13 and 21 are no multiple of
    any ISA's MR (8, 6, 4) and the k sums, 360 to 600 terms, span several k blocks of every
    ISA: a block or sliver of the packed weight read at a wrong place changes the outputs. The
-   eager results are checked against the double reference first. */
-static void cv_packed_case(const cv_case *k, int relu, unsigned long long seed, const char *file, int line) {
+   eager results are checked against the double reference first. act: 0 none, 1 a ReLU, 2 a
+   clamp to [-0.5, 0.75] after the convolution (fused into its epilogue where it has one). */
+static tt_tensor *cv_act(tt_ctx *c, tt_tensor *y, int act) {
+    if (act == 1) return tt_relu(c, y);
+    if (act == 2) return tt_clamp(c, y, -0.5f, 0.75f);
+    return y;
+}
+
+static void cv_packed_case(const cv_case *k, int act, unsigned long long seed, const char *file, int line) {
     tt_ctx *c = tu_ctx();
     int64_t xs[4], ws[4], bs[1];
     int conv1d = k->H == 0, nd = conv1d ? 3 : 4;
@@ -526,7 +533,7 @@ static void cv_packed_case(const cv_case *k, int relu, unsigned long long seed, 
     if (conv1d) cv_conv1d_case(k->N, k->C, k->W, k->O, k->KW, k->sw, k->pw, 1, 1, 1, seed, file, line);
     else cv_run_case(k, seed, file, line);
     xs[0] = k->N; xs[1] = k->C; xs[2] = k->H; xs[3] = k->W;
-    ws[0] = k->O; ws[1] = k->C; ws[2] = k->KH; ws[3] = k->KW;
+    ws[0] = k->O; ws[1] = k->C / k->groups; ws[2] = k->KH; ws[3] = k->KW;
     if (conv1d) { xs[2] = k->W; ws[2] = k->KW; }
     bs[0] = k->O;
     x = tt_randn(c, seed + 10, nd, xs);
@@ -534,11 +541,11 @@ static void cv_packed_case(const cv_case *k, int relu, unsigned long long seed, 
     b = tt_randn(c, seed + 12, 1, bs);
     CHECK(tt_trace_begin(c) == TT_OK);
     tt_trace_input(c, x, "x");
-    y = conv1d ? tt_conv1d(c, x, w, b, k->sw, k->pw, 1, 1) : tt_conv2d(c, x, w, b, k->sh, k->ph, 1, 1);
-    if (relu) y = tt_relu(c, y);
+    y = conv1d ? tt_conv1d(c, x, w, b, k->sw, k->pw, 1, 1) : tt_conv2d(c, x, w, b, k->sh, k->ph, 1, k->groups);
+    y = cv_act(c, y, act);
     g = tt_trace_end(c, &y, 1);
-    eager = conv1d ? tt_conv1d(c, x, w, b, k->sw, k->pw, 1, 1) : tt_conv2d(c, x, w, b, k->sh, k->ph, 1, 1);
-    if (relu) eager = tt_relu(c, eager);
+    eager = conv1d ? tt_conv1d(c, x, w, b, k->sw, k->pw, 1, 1) : tt_conv2d(c, x, w, b, k->sh, k->ph, 1, k->groups);
+    eager = cv_act(c, eager, act);
     if (g && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE) == TT_OK && tt_graph_run(g, &x, 1) == TT_OK &&
         tt_graph_run(g, &x, 1) == TT_OK)
         tu_same_bits(c, tt_graph_output(g, 0), eager, file, line);
@@ -560,7 +567,24 @@ static void test_conv2d_packed_weight(void) {
     };
     int i;
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++)
-        cv_packed_case(&cases[i], i % 2, 600u + 7u * (unsigned)i, __FILE__, __LINE__);
+        cv_packed_case(&cases[i], i % 3, 600u + 7u * (unsigned)i, __FILE__, __LINE__);
+}
+
+/* A clamp after a convolution (MobileNetV2's ReLU6) is applied in the kernel's epilogue where
+   the path has one (the GEMM's, direct by bands, depthwise by bands; Winograd and the
+   depthwise plane kernel leave it to the fused program): eager's bits on every path, with
+   values on both sides of both bounds. */
+static void test_conv2d_clamp_epilogue(void) {
+    /* N, C, H, W, O, KH, KW, sh, sw, ph, pw, dh, dw, groups, bias, ex */
+    static const cv_case cases[] = {
+        {2, 3, 20, 20, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0},     /* direct by bands (a stem) */
+        {1, 96, 14, 14, 24, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 0},    /* 1x1: the GEMM */
+        {2, 40, 15, 15, 40, 3, 3, 1, 1, 1, 1, 1, 1, 40, 1, 0},   /* depthwise by bands */
+        {1, 32, 9, 9, 32, 3, 3, 2, 2, 1, 1, 1, 1, 32, 1, 0},     /* depthwise, stride 2 */
+        {2, 64, 10, 10, 13, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 0},    /* im2col + GEMM, edge tiles */
+    };
+    int i;
+    for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) cv_packed_case(&cases[i], 2, 700u + 7u * (unsigned)i, __FILE__, __LINE__);
 }
 
 /* ---- pooling ---------------------------------------------------------------------------------- */
@@ -987,6 +1011,7 @@ TT_TEST_GROUP(conv) = {
     {"conv2d_direct", test_conv2d_direct},
     {"conv2d_winograd", test_conv2d_winograd},
     {"conv2d_packed_weight", test_conv2d_packed_weight},
+    {"conv2d_clamp_epilogue", test_conv2d_clamp_epilogue},
     {"conv2d_groups", test_conv2d_groups},
     {"conv2d_depthwise", test_conv2d_depthwise},
     {"conv2d_ex_per_axis", test_conv2d_ex_per_axis},
