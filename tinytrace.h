@@ -6884,14 +6884,15 @@ TT__INLINE void tt__pool_tap(float *TT__RESTRICT d, const float *TT__RESTRICT ro
 }
 
 /* The common 2x2, stride 2, no padding max pooling (every window inside the input): the
-   maximum of the two rows first (contiguous, vectorized), then of each pair, by chunks. */
+   maximum of the two rows first (contiguous, vectorized), then of each pair (vectorized
+   too: the compiler de-interleaves the pairs; a scalar loop here was 3x slower), by chunks. */
 TT__INLINE void tt__max_pool_2x2(float *TT__RESTRICT d, const float *TT__RESTRICT r0, const float *TT__RESTRICT r1, int64_t OW) {
     float m[2 * TT__CHUNK];
-    int64_t q0, q, n;
+    int64_t q0, n;
     for (q0 = 0; q0 < OW; q0 += TT__CHUNK) {
         n = tt__min64(TT__CHUNK, OW - q0);
         TT__EACH(2 * n, m[i] = tt__maxf(r0[2 * q0 + i], r1[2 * q0 + i]));
-        for (q = 0; q < n; q++) d[q0 + q] = tt__maxf(m[2 * q], m[2 * q + 1]);
+        TT__EACH(n, d[q0 + i] = tt__maxf(m[2 * i], m[2 * i + 1]));
     }
 }
 
