@@ -6228,9 +6228,12 @@ static bool tt__winograd_pays(const tt__conv_job *j, int64_t N) {
 }
 
 /* The convolution j by Winograd F(2x2, 3x3), with its weights transformed ahead (U, from a
-   frozen graph) or now (U NULL); false (nothing written, no error left) when its buffers are
-   not to be had: the caller then sums directly. */
+   frozen graph: the 16 matrices, then each packed as the SGEMM's A, tt__graph_wino_weight)
+   or now (U NULL); false (nothing written, no error left) when its buffers are not to be
+   had: the caller then sums directly. */
 static bool tt__conv_winograd(tt_ctx *ctx, const char *name, const tt__conv_job *j, int64_t N, const float *U) {
+    const float *packed = U ? U + 16 * j->O * j->C : NULL;
+    size_t per_packed = tt__prepacked_a_floats(ctx->kern, j->O, j->C);
     tt__wino_job w;
     tt_scope scope, bands_scope;
     tt_status before = ctx->err.status;
@@ -6260,7 +6263,8 @@ static bool tt__conv_winograd(tt_ctx *ctx, const char *name, const tt__conv_job 
         w.mstride = j->O * w.P + 16;
         tt__parallel_for(ctx, tt__wino_input_task, &w, j->C);
         for (g = 0; g < 16; g++)
-            tt__gemm(ctx, j->O, w.P, j->C, w.U + g * j->O * j->C, j->C, 1, w.V + g * w.vstride, w.P, 1, w.M + g * w.mstride);
+            tt__gemm_pre(ctx, j->O, w.P, j->C, w.U + g * j->O * j->C, j->C, 1, w.V + g * w.vstride, w.P, 1,
+                         packed ? packed + g * per_packed : NULL, NULL, w.M + g * w.mstride, NULL);
         tt__for_planes(ctx, tt__wino_output_plane, &w, j->O, w.P * 40);
     }
     tt_scope_end(ctx, bands_scope);
@@ -10043,7 +10047,8 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
 
 /* For a convolution that takes Winograd in a TT_MODE_MAX_AUTOTUNE graph, with a constant
    weight (frozen): the weight transformed once (on the first run, the dry run at compile),
-   as each run would transform it; NULL for every other node. */
+   as each run would transform it, the 16 matrices U followed by each packed as the SGEMM's
+   A (what tt__conv_winograd reads); NULL for every other node. */
 static const float *tt__graph_wino_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out) {
     const tt_tensor *w = c->n_in > 1 ? c->in[1] : NULL;
     ptrdiff_t v = w ? w - g->rt : -1;
@@ -10055,10 +10060,15 @@ static const float *tt__graph_wino_weight(tt_graph *g, int node, const tt__call 
     j = tt__conv_job_shape(c, w, out, g->tape.kern);
     if (!tt__winograd_pays(&j, out->shape[0]) || !(slot = tt__graph_prepared_slot(g, node))) return NULL;
     if (!*slot) {
-        int64_t o;
-        *slot = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * (size_t)(16 * j.O * j.C));
+        const tt__kernels *kt = g->tape.kern;
+        size_t per_packed = tt__prepacked_a_floats(kt, j.O, j.C);
+        int64_t o, m;
+        float *packed;
+        *slot = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * ((size_t)(16 * j.O * j.C) + 16 * per_packed));
         if (!*slot) return NULL;                       /* no memory: each run transforms */
         for (o = 0; o < j.O; o++) tt__wino_weights((const float *)tt__ptr(w), j.O, j.C, *slot, o);
+        packed = *slot + 16 * j.O * j.C;
+        for (m = 0; m < 16; m++) tt__prepack_a(kt, packed + m * per_packed, *slot + m * j.O * j.C, j.C, 1, j.O, j.C);
     }
     return *slot;
 }
