@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.10.0 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.10.1 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -91,6 +91,13 @@
      cache-blocked SGEMM; attention is flash-style (one score tile per thread).
 
    RECENT CHANGES
+     0.10.1 convolution speed, continued: graphs pack constant convolution weights once as
+            the SGEMM's A (Winograd's transformed weights too); a clamp after a convolution or
+            linear (ReLU6) runs in the kernel's epilogue where it has one, and the epilogue is
+            a kernel-table twin (bias and activation in one vectorized pass per row); SGEMMs
+            whose rows fit one cache block split their tasks by columns, each packing the B
+            slivers it multiplies (two threads scale better); 2x2 max pooling vectorized.
+            Outputs bitwise those of 0.10.0.
      0.10.0 convolution speed: depthwise convolution and, up to 32 input channels, direct
             convolution by bands of zero-padded, stride-split input rows (one long vector loop
             per tap; an 8x48 tile for AVX-512, AVX2 and plain C), with the GEMM's sums and
@@ -150,8 +157,8 @@
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
 #define TT_VERSION_MINOR  10
-#define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.10.0"
+#define TT_VERSION_PATCH  1
+#define TT_VERSION_STRING "0.10.1"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */
