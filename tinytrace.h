@@ -4577,8 +4577,9 @@ static bool tt__gemm_layout_ok(int64_t sak, int64_t sbk, int64_t sbn) {
 
 /* What a GEMM does to each block of C once its sum over k is complete, while the block is
    still in cache: add a bias (one value per row of C, as a convolution's per output
-   channel, or per column, as a linear layer's) and apply ReLU. The same expressions as the
-   separate ops, so the results are bitwise those of running them after the GEMM. */
+   channel, or per column, as a linear layer's) and apply a ReLU or a clamp (a graph's fused
+   activation). The same expressions as the separate ops, so the results are bitwise those
+   of running them after the GEMM. */
 typedef enum tt__bias_kind { TT__BIAS_NONE, TT__BIAS_ROWS, TT__BIAS_COLS } tt__bias_kind;
 typedef struct tt__epilogue { const float *bias; tt__bias_kind bias_kind; bool relu; tt__clamp clamp; } tt__epilogue;
 
@@ -5255,9 +5256,14 @@ static void tt__sgemm_tiles(const tt__sgemm_job *j, const float *Ap, int64_t i0,
 static void tt__sgemm_task(void *arg, int64_t t, int thread) {
     const tt__sgemm_job *j = (const tt__sgemm_job *)arg;
     int64_t i0 = t * j->i_step, mc = tt__min64(j->i_step, j->M - i0);
-    float *buf = j->Apacks + (size_t)thread * (size_t)j->mc_buf;
-    if (!j->Apre) tt__pack_a(j->kt, buf, j->A, j->sam, j->sak, i0, mc, j->M, j->p0, j->kc);
-    tt__sgemm_tiles(j, j->Apre ? j->Apre + i0 * j->kc : buf, i0, mc, 0, j->nc);
+    float *buf;
+    if (j->Apre) {
+        tt__sgemm_tiles(j, j->Apre + i0 * j->kc, i0, mc, 0, j->nc);
+        return;
+    }
+    buf = j->Apacks + (size_t)thread * (size_t)j->mc_buf;
+    tt__pack_a(j->kt, buf, j->A, j->sam, j->sak, i0, mc, j->M, j->p0, j->kc);
+    tt__sgemm_tiles(j, buf, i0, mc, 0, j->nc);
 }
 
 /* The column split, for products whose rows fit one block (M <= MC: a layer's output
