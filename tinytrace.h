@@ -5047,8 +5047,9 @@ static void tt__window_cols(int64_t W, int64_t OW, int64_t s, int64_t pad, int64
 
 /* d[q] = r[q*s] for q < n: the runs of im2col, often short. Compilers turn a plain copy loop
    into a memcpy call, which costs as much as copying the 1-48 floats of a short run: with
-   AVX-512 a contiguous run is copied by 16-float loads and stores, the last one masked
-   (masked-off lanes are neither read nor written), and a run of stride 2 (stride-2
+   AVX-512 a contiguous run is copied by masked 16-float loads and stores (masked-off lanes
+   are neither read nor written; GCC turns even unmasked vector moves into a memmove call),
+   and a run of stride 2 (stride-2
    convolutions) by two loads and one permute per 16 floats, where compilers gather one float
    at a time; tt__copy_run_ref is the plain-C twin. */
 static void tt__copy_run_ref(float *TT__RESTRICT d, const float *TT__RESTRICT r, int64_t s, int64_t n) {
@@ -5093,9 +5094,8 @@ TT__TARGET_AVX512 static void tt__copy_run_avx512(float *TT__RESTRICT d, const f
         tt__copy_run_ref(d, r, s, n);
         return;
     }
-    for (; q + 16 <= n; q += 16) _mm512_storeu_ps(d + q, _mm512_loadu_ps(r + q));
-    if (q < n) {
-        __mmask16 m = (__mmask16)((1u << (unsigned)(n - q)) - 1u);
+    for (; q < n; q += 16) {
+        __mmask16 m = n - q >= 16 ? (__mmask16)0xFFFFu : (__mmask16)((1u << (unsigned)(n - q)) - 1u);
         _mm512_mask_storeu_ps(d + q, m, _mm512_maskz_loadu_ps(m, r + q));
     }
 }
