@@ -313,7 +313,7 @@ static void cv_winograd_case(const cv_case *k, int relu, unsigned long long seed
         free(got);
         free(ref);
         /* frozen: the weights transformed and packed once at compile; the same sums per run */
-        out = tt_contiguous(c, out);
+        out = tt_clone(c, out);                      /* a copy: recompiling frees the graph's arena */
         if (tt_graph_compile(g, TT_MODE_MAX_AUTOTUNE, TT_PASS_ALL | TT_PASS_FREEZE) == TT_OK && tt_graph_run(g, &x, 1) == TT_OK &&
             tt_graph_run(g, &x, 1) == TT_OK) {
             tu_check_close(c, tt_graph_output(g, 0), want, tol, 0.0, 0.0, total, file, line);
