@@ -1810,21 +1810,31 @@ static void test_stats_and_bad_input(void) {
     tt_ctx_destroy(c);
 }
 
-/* A frozen linear large enough for the packed SGEMM: the graph packs the constant weight
-   once (SIMD builds) and its runs skip packing; outputs stay bitwise the eager ones, on the
+/* A frozen linear and its activation (act 0: ReLU, 1: a clamp to [-0.3, 0.4], which the
+   linear's epilogue applies in place of the fused program), on `rows` rows: 64 take the
+   packed SGEMM, the graph packing the constant weight once (SIMD builds) and its runs
+   skipping the packing; 2 take the direct loops. Outputs stay bitwise the eager ones, on the
    traced input, on a new input, and after compiling again; values against a double loop. */
-static void test_frozen_linear_prepacked(void) {
+static tt_tensor *tp_linear_act(tt_ctx *c, tt_tensor *x, tt_tensor *w, tt_tensor *b, int act) {
+    tt_tensor *y = tt_linear(c, x, w, b);
+    return act == 0 ? tt_relu(c, y) : tt_clamp(c, y, -0.3f, 0.4f);
+}
+
+static void tp_frozen_linear(int act, int64_t rows) {
     tt_ctx *c = tu_ctx(), *wc = tu_ctx();
-    int64_t xs[2] = {64, 256}, i, j, k, bad = 0;
+    int64_t xs[2], i, j, k, bad = 0;
     tt_tensor *w = tu_param2(wc, 501, 300, 256, 0.0625f), *b = tu_param1(wc, 502, 300, 0.1f, 0.0f);
-    tt_tensor *x = tt_randn(c, 503, 2, xs), *x2 = tt_randn(c, 504, 2, xs), *y, *e1, *e2;
+    tt_tensor *x, *x2, *y, *e1, *e2;
     tt_graph *g = NULL;
     int round;
+    xs[0] = rows; xs[1] = 256;
+    x = tt_randn(c, 503, 2, xs);
+    x2 = tt_randn(c, 504, 2, xs);
     CHECK_NO_ERROR(wc);
-    e1 = tt_relu(c, tt_linear(c, x, w, b));
-    e2 = tt_relu(c, tt_linear(c, x2, w, b));
+    e1 = tp_linear_act(c, x, w, b, act);
+    e2 = tp_linear_act(c, x2, w, b, act);
     CHECK(tt_trace_begin(c) == TT_OK);
-    y = tt_relu(c, tt_linear(c, tt_trace_input(c, x, "x"), w, b));
+    y = tp_linear_act(c, tt_trace_input(c, x, "x"), w, b, act);
     g = tt_trace_end(c, &y, 1);
     CHECK(g != NULL);
     for (round = 0; g && round < 2; round++) {        /* compile, then compile again */
@@ -1836,11 +1846,12 @@ static void test_frozen_linear_prepacked(void) {
     }
     if (g && tt_graph_output(g, 0)) {                  /* x2's output against double loops */
         float *got = tu_values(c, tt_graph_output(g, 0)), *xv = tu_values(c, x2), *wv = tu_values(wc, w), *bv = tu_values(wc, b);
-        for (i = 0; got && xv && wv && bv && i < 64; i++)
+        for (i = 0; got && xv && wv && bv && i < rows; i++)
             for (j = 0; j < 300; j++) {
                 double sum = bv[j], mag = fabs(bv[j]);
                 for (k = 0; k < 256; k++) { sum += (double)xv[i * 256 + k] * wv[j * 256 + k]; mag += fabs((double)xv[i * 256 + k] * wv[j * 256 + k]); }
-                if (sum < 0) sum = 0;
+                if (act == 0 && sum < 0) sum = 0;
+                if (act == 1) sum = sum < -0.3 ? -0.3 : sum > 0.4 ? 0.4 : sum;
                 if (!(fabs(got[i * 300 + j] - sum) <= 1e-6 * mag + 1e-7)) bad++;
             }
         CHECK_EQ_INT(bad, 0);
@@ -1850,6 +1861,13 @@ static void test_frozen_linear_prepacked(void) {
     CHECK_GUARDS(c);
     tt_ctx_destroy(c);
     tt_ctx_destroy(wc);
+}
+
+static void test_frozen_linear_prepacked(void) { tp_frozen_linear(0, 64); }
+
+static void test_frozen_linear_clamp(void) {
+    tp_frozen_linear(1, 64);
+    tp_frozen_linear(1, 2);
 }
 
 /* The pipeline's stats name each pass that ran, in order, with the nodes it removed:
@@ -1894,6 +1912,7 @@ static void test_pass_stats(void) {
 TT_TEST_GROUP(passes) = {
     {"stats_and_bad_input", test_stats_and_bad_input},
     {"frozen_linear_prepacked", test_frozen_linear_prepacked},
+    {"frozen_linear_clamp", test_frozen_linear_clamp},
     {"const_fold", test_const_fold},
     {"simplify", test_simplify},
     {"simplify_noop_of_view", test_simplify_noop_of_view},
