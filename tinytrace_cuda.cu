@@ -203,23 +203,43 @@ __device__ __forceinline__ int64_t ttc_gstride(void) { return (int64_t)gridDim.x
  * program: the fused elementwise micro-op interpreter
  * ========================================================================== */
 
-/* The cases are the expression table's rows: the same C expressions as the CPU kernels. */
-#define TTC_UNARY_CASE(X_, N, name, n_params, flags, expr) case TT__OP_##N: return (expr);
-__device__ __forceinline__ float ttc_unary(int op, float x, float p0, float p1) {
+/* Each thread runs a program on TTC_PROGRAM_ELEMS elements at once, a block's width apart (so
+   a warp's loads and stores stay contiguous): a micro-op is fetched and branched to once for all
+   of them. One element at a time, the interpreter was bound by those instructions. */
+#define TTC_PROGRAM_ELEMS 4
+
+/* The cases are the expression table's rows: the same C expressions as the CPU kernels, each
+   over the thread's elements. */
+#define TTC_UNARY_CASE(X_, N, name, n_params, flags, expr) \
+    case TT__OP_##N:                                       \
+        for (e = 0; e < TTC_PROGRAM_ELEMS; e++) {          \
+            float x = in[e];                               \
+            out[e] = (expr);                               \
+        }                                                  \
+        break;
+__device__ __forceinline__ void ttc_unary(int op, const float *in, float *out, float p0, float p1) {
+    int e;
     (void)p0;
     (void)p1;
     switch (op) {
     TT__UNARY_OPS(TTC_UNARY_CASE, _)
-    default: return x;
+    default: break;
     }
 }
 #undef TTC_UNARY_CASE
 
-#define TTC_BINARY_CASE(X_, N, name, flags, expr) case TT__OP_##N: return (expr);
-__device__ __forceinline__ float ttc_binary(int op, float a, float b) {
+#define TTC_BINARY_CASE(X_, N, name, flags, expr) \
+    case TT__OP_##N:                              \
+        for (e = 0; e < TTC_PROGRAM_ELEMS; e++) { \
+            float a = in_a[e], b = in_b[e];       \
+            out[e] = (expr);                      \
+        }                                         \
+        break;
+__device__ __forceinline__ void ttc_binary(int op, const float *in_a, const float *in_b, float *out) {
+    int e;
     switch (op) {
     TT__BINARY_OPS(TTC_BINARY_CASE, _)
-    default: return a;
+    default: break;
     }
 }
 #undef TTC_BINARY_CASE
@@ -238,30 +258,42 @@ typedef struct ttc_program_args {
     int            out_dtype[TT__FUSE_MAX_MEMBERS];
 } ttc_program_args;
 
-/* Element i of every output: the program over registers (as tt__fused_chunk, one element). */
-__device__ __forceinline__ void ttc_program_at(const ttc_program_args *a, int64_t i) {
-    float r[TT__FUSE_MAX_UOPS];
-    int k;
+/* Element first + e * step of every output, for each of the thread's elements e below n (the
+   last block's elements past the end compute on zeros and store nothing): the program over
+   registers, as tt__fused_chunk runs it on the CPU. */
+__device__ __forceinline__ void ttc_program_at(const ttc_program_args *a, int64_t first, int64_t step, int n) {
+    float r[TT__FUSE_MAX_UOPS][TTC_PROGRAM_ELEMS];
+    float t[TTC_PROGRAM_ELEMS];
+    int k, e;
     for (k = 0; k < a->n_uops; k++) {
         const tt__uop u = a->uops[k];
         switch (u.kind) {
         case TT__U_LOAD: {
             const ttc_view *v = &a->in[u.a];
             int mode = a->in_mode[u.a];
-            int64_t at = mode == TTC_IN_SAME ? i : mode == TTC_IN_SCALAR ? 0 : ttc_offset(&a->shape, v->st, i);
-            r[u.dst] = ttc_load(v->p, v->dtype, at);
+            for (e = 0; e < TTC_PROGRAM_ELEMS; e++) {
+                int64_t i = first + e * step;
+                int64_t at = mode == TTC_IN_SAME ? i : mode == TTC_IN_SCALAR ? 0 : ttc_offset(&a->shape, v->st, i);
+                r[u.dst][e] = e < n ? ttc_load(v->p, v->dtype, at) : 0.0f;
+            }
             break;
         }
-        case TT__U_UNARY:  r[u.dst] = ttc_unary(u.op, r[u.a], u.p0, u.p1); break;
-        case TT__U_BINARY: r[u.dst] = ttc_binary(u.op, r[u.a], r[u.b]); break;
-        case TT__U_PAIR: {
-            float t = ttc_binary(u.op, r[u.a], r[u.b]);
-            r[u.dst] = u.swap ? ttc_binary(u.op2, r[u.c], t) : ttc_binary(u.op2, t, r[u.c]);
+        case TT__U_UNARY:  ttc_unary(u.op, r[u.a], r[u.dst], u.p0, u.p1); break;
+        case TT__U_BINARY: ttc_binary(u.op, r[u.a], r[u.b], r[u.dst]); break;
+        case TT__U_PAIR:
+            ttc_binary(u.op, r[u.a], r[u.b], t);
+            if (u.swap) ttc_binary(u.op2, r[u.c], t, r[u.dst]);
+            else ttc_binary(u.op2, t, r[u.c], r[u.dst]);
             break;
-        }
-        case TT__U_WHERE:  r[u.dst] = r[u.c] != 0.0f ? r[u.a] : r[u.b]; break;
-        case TT__U_CAST:   r[u.dst] = u.op == TT_F32 ? r[u.a] : ttc_round_trip(u.op, r[u.a]); break;
-        case TT__U_STORE:  ttc_store(a->out[u.b], a->out_dtype[u.b], i, r[u.a]); break;
+        case TT__U_WHERE:
+            for (e = 0; e < TTC_PROGRAM_ELEMS; e++) r[u.dst][e] = r[u.c][e] != 0.0f ? r[u.a][e] : r[u.b][e];
+            break;
+        case TT__U_CAST:
+            for (e = 0; e < TTC_PROGRAM_ELEMS; e++) r[u.dst][e] = u.op == TT_F32 ? r[u.a][e] : ttc_round_trip(u.op, r[u.a][e]);
+            break;
+        case TT__U_STORE:
+            for (e = 0; e < n; e++) ttc_store(a->out[u.b], a->out_dtype[u.b], first + e * step, r[u.a][e]);
+            break;
         default: break;
         }
     }
@@ -270,9 +302,16 @@ __device__ __forceinline__ void ttc_program_at(const ttc_program_args *a, int64_
 /* Kernel parameters go by value: 4 KiB at most on every architecture and toolkit. */
 static_assert(sizeof(ttc_program_args) <= 4096, "ttc_program_args: over 4 KiB of kernel parameters (TT_MAX_DIMS?)");
 
+/* A block runs tiles of TTC_PROGRAM_ELEMS x blockDim.x elements, grid-stride. */
 __global__ void ttc_k_program(ttc_program_args a) {
-    int64_t i;
-    for (i = ttc_gid(); i < a.shape.numel; i += ttc_gstride()) ttc_program_at(&a, i);
+    int64_t tile = (int64_t)TTC_PROGRAM_ELEMS * blockDim.x;
+    int64_t start;
+    for (start = (int64_t)blockIdx.x * tile; start < a.shape.numel; start += (int64_t)gridDim.x * tile) {
+        int64_t first = start + threadIdx.x;
+        int64_t left = a.shape.numel - first;
+        int n = left <= 0 ? 0 : (int)((left + blockDim.x - 1) / blockDim.x);
+        ttc_program_at(&a, first, blockDim.x, n < TTC_PROGRAM_ELEMS ? n : TTC_PROGRAM_ELEMS);
+    }
 }
 
 /* ==========================================================================
@@ -1112,7 +1151,7 @@ static bool ttc_launch_program(tt_graph *g, const ttc_prog *pg, tt_tensor *const
         a.out[k] = ttc_ptr(g, &g->rt[outs[k]]);
         a.out_dtype[k] = g->rt[outs[k]].dtype;
     }
-    TTC_LAUNCH(ttc_k_program, ttc_blocks(a.shape.numel), TTC_THREADS, ttc_of(g)->stream, a);
+    TTC_LAUNCH(ttc_k_program, ttc_blocks((a.shape.numel + TTC_PROGRAM_ELEMS - 1) / TTC_PROGRAM_ELEMS), TTC_THREADS, ttc_of(g)->stream, a);
     return ttc_launched(g, "the elementwise program kernel");
 }
 

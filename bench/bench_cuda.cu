@@ -5,8 +5,9 @@
    the fused chain (bench_models.h's chain on 16M floats) as a share of it, run by the
    backend's micro-op interpreter and by a kernel written for this one chain; SGEMM 4096 fp32 in
    TFLOP/s, against cuBLAS SGEMM (no TF32) where the toolkit has it; SimpleCNN b1 and b16, the
-   transformer layer and AlexNet b1 in ms per run, each node launched (default) and replayed
-   as a CUDA graph (TT_MODE_REDUCE_OVERHEAD); the launch overhead per node (1000 tiny nodes).
+   transformer layer, AlexNet b1, ResNet-18 and MobileNetV2 b1 and b16 in ms per run, each node
+   launched (default) and replayed as a CUDA graph (TT_MODE_REDUCE_OVERHEAD); the launch
+   overhead per node (1000 tiny nodes). bench/torch_cuda.py times PyTorch on the same models.
    Models run on device pointers (tt_graph_run_cuda): the inputs are copied into the graph's
    arena on the device, outputs left there. Times are medians of BENCH_RUNS runs (host clock
    around the run and tt_graph_cuda_sync). */
@@ -113,9 +114,9 @@ static void model_free(gpu_model *m) {
     tt_graph_destroy(m->g);
 }
 
-/* ms per run of fn, each node launched and as a CUDA graph. */
-static void row_model(const char *name, model_fn fn, const void *w, tt_tensor *x) {
-    tt_ctx *c = tt_ctx_create(NULL);
+/* ms per run of fn, each node launched and as a CUDA graph; traced in c, the context that holds
+   the weights and the input x. */
+static void row_model(tt_ctx *c, const char *name, model_fn fn, const void *w, tt_tensor *x) {
     gpu_model m;
     double t_default = 0, t_graph = 0;
     unsigned passes = (unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE;
@@ -125,7 +126,6 @@ static void row_model(const char *name, model_fn fn, const void *w, tt_tensor *x
     model_free(&m);
     printf("%-22s %10.3f ms  %10.3f ms (CUDA graph)  %6.2fx\n", name, 1e3 * t_default, 1e3 * t_graph,
            t_graph > 0 ? t_default / t_graph : 0.0);
-    tt_ctx_destroy(c);
 }
 
 static tt_tensor *matmul_fn(tt_ctx *c, tt_tensor *const *in, const void *w) {
@@ -256,11 +256,18 @@ int main(void) {
         cnn_w cw = cnn_make(wc);
         enc_w ew = enc_make(wc);
         alex_w aw = alex_make(wc);
+        res_w rw = res_make(wc);
+        mnv2_w mw = mnv2_make(wc);
         int64_t s1[4] = {1, 3, 32, 32}, s16[4] = {16, 3, 32, 32}, se[3] = {1, ENC_S, ENC_D}, sa[4] = {1, 3, 224, 224};
-        row_model("simplecnn b1", cnn_fwd, &cw, tt_randn(wc, 5, 4, s1));
-        row_model("simplecnn b16", cnn_fwd, &cw, tt_randn(wc, 6, 4, s16));
-        row_model("transformer layer", enc_fwd, &ew, tt_randn(wc, 7, 3, se));
-        row_model("alexnet b1", alex_fwd, &aw, tt_randn(wc, 8, 4, sa));
+        int64_t si16[4] = {16, 3, 224, 224};
+        row_model(wc, "simplecnn b1", cnn_fwd, &cw, tt_randn(wc, 5, 4, s1));
+        row_model(wc, "simplecnn b16", cnn_fwd, &cw, tt_randn(wc, 6, 4, s16));
+        row_model(wc, "transformer layer", enc_fwd, &ew, tt_randn(wc, 7, 3, se));
+        row_model(wc, "alexnet b1", alex_fwd, &aw, tt_randn(wc, 8, 4, sa));
+        row_model(wc, "resnet18 b1", res_fwd, &rw, tt_randn(wc, 9, 4, sa));
+        row_model(wc, "resnet18 b16", res_fwd, &rw, tt_randn(wc, 10, 4, si16));
+        row_model(wc, "mobilenetv2 b1", mnv2_fwd, &mw, tt_randn(wc, 11, 4, sa));
+        row_model(wc, "mobilenetv2 b16", mnv2_fwd, &mw, tt_randn(wc, 12, 4, si16));
     }
     row_overhead();
     tt_ctx_destroy(wc);
