@@ -2087,6 +2087,9 @@ typedef struct tt__kernels {
     tt__conv_tile_fn conv_tile;          /* NULL: convolutions take im2col + GEMM */
     /* the taps of a depthwise band in registers (>>conv); NULL: one pass over the band per tap */
     void         (*dw_taps)(float *y, const float *phases, const int64_t *tap, const float *w, int64_t taps, int64_t len);
+    /* one output pixel of a channels-last depthwise convolution, every channel (>>conv) */
+    void         (*dw_nhwc_pixel)(float *y, const float *const *x, const float *w, int64_t taps, int64_t C,
+                                  const struct tt__epilogue *e);
     void         (*unary_chunk)(int op, float *y, const float *x, int64_t n, float p0, float p1);
     void         (*binary_chunk)(int op, float *y, const float *a, const float *b, int64_t n);
     void         (*pair_chunk)(int op, int op2, int swap, float *y, const float *a, const float *b, const float *c,
@@ -5883,6 +5886,141 @@ static bool tt__depthwise_by_bands(tt_ctx *ctx, const char *name, const tt__conv
     return true;
 }
 
+/* Channels-last (NHWC) convolutions. A graph's layout pass (>>exec) may keep a value in
+   channels-last order: still a [N, C, H, W] tensor, with strides [H*W*C, 1, W*C, C]. Where a
+   convolution reads and writes such values, the kernels below run on them with vectors over
+   the channels: depthwise with no bands and no copies, pointwise as one GEMM over every pixel.
+   Each gives the bits of eager's channels-first kernel (same sums in the same order). */
+
+/* Is t a 4-D tensor in channels-last order? (Not when it has one channel or one pixel: then
+   both orders are the same bytes, and it counts as contiguous.) */
+static bool tt__is_channels_last(const tt_tensor *t) {
+    int64_t C, HW;
+    if (t->ndim != 4) return false;
+    C = t->shape[1];
+    HW = t->shape[2] * t->shape[3];
+    return C > 1 && HW > 1 && t->stride[1] == 1 && t->stride[3] == C && t->stride[2] == t->shape[3] * C &&
+           t->stride[0] == HW * C;
+}
+
+/* A depthwise kernel's taps in registers or on the stack: up to 8x8. */
+#define TT__DW_NHWC_MAX_TAPS 64
+
+/* One output pixel of a channels-last depthwise convolution, all C channels: y = 0 + w[0] *
+   x[0], then + w[k] * x[k] for the taps in (kh, kw) order (w as [taps][C]; x[k]: the tap's
+   input pixel, or zeros over the padding), then the epilogue (bias per channel, ReLU or
+   clamp). The expressions of the bands' tt__tap_set and tt__tap_mul_add, so each output has
+   the bits of tt__depthwise_by_bands on every ISA whose table runs these twins. */
+TT__INLINE void tt__dw_nhwc_pixel_body(float *TT__RESTRICT y, const float *const *x, const float *TT__RESTRICT w,
+                                       int64_t taps, int64_t C, const struct tt__epilogue *e) {
+    const float *TT__RESTRICT x0 = x[0];
+    int64_t k;
+    TT__EACH(C, y[i] = 0.0f + w[i] * x0[i]);
+    for (k = 1; k < taps; k++) {
+        const float *TT__RESTRICT xk = x[k], *TT__RESTRICT wk = w + k * C;
+        TT__EACH(C, y[i] += wk[i] * xk[i]);
+    }
+    if (e) tt__epilogue_row(e, y, 0, 0, C);
+}
+#define TT__DW_NHWC_PARAMS \
+    (float *TT__RESTRICT y, const float *const *x, const float *TT__RESTRICT w, int64_t taps, int64_t C, const struct tt__epilogue *e)
+TT__VECTORIZE static void tt__dw_nhwc_pixel_ref TT__DW_NHWC_PARAMS { tt__dw_nhwc_pixel_body(y, x, w, taps, C, e); }
+TT__IF_AVX2(TT__VECTORIZE TT__TARGET_AVX2 static void tt__dw_nhwc_pixel_avx2 TT__DW_NHWC_PARAMS {
+    tt__dw_nhwc_pixel_body(y, x, w, taps, C, e);
+})
+#undef TT__DW_NHWC_PARAMS
+
+#if TT__SIMD_AVX512
+/* The AVX-512 table's own (not the C twin): 64 channels at a time in 4 zmm registers through all the taps,
+   with tt__dw_taps_avx512's intrinsics (a product, then a sum), so that it rounds as that
+   kernel does with every compiler (GCC contracts both into FMAs in GNU modes, clang neither). */
+#define TT__DWN_STEP(a, off) a = _mm512_add_ps(a, _mm512_mul_ps(_mm512_loadu_ps(wk + off), _mm512_loadu_ps(xk + off)))
+TT__TARGET_AVX512 static void tt__dw_nhwc_pixel_avx512(float *y, const float *const *x, const float *w, int64_t taps,
+                                                       int64_t C, const struct tt__epilogue *e) {
+    int64_t c0 = 0, k;
+    for (; c0 + 64 <= C; c0 += 64) {
+        __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        for (k = 0; k < taps; k++) {
+            const float *xk = x[k] + c0, *wk = w + k * C + c0;
+            TT__DWN_STEP(a0, 0); TT__DWN_STEP(a1, 16); TT__DWN_STEP(a2, 32); TT__DWN_STEP(a3, 48);
+        }
+        _mm512_storeu_ps(y + c0, a0); _mm512_storeu_ps(y + c0 + 16, a1);
+        _mm512_storeu_ps(y + c0 + 32, a2); _mm512_storeu_ps(y + c0 + 48, a3);
+    }
+    for (; c0 < C; c0 += 16) {                         /* the last channels: 16 at a time, masked */
+        __mmask16 m = C - c0 >= 16 ? (__mmask16)0xFFFFu : (__mmask16)((1u << (unsigned)(C - c0)) - 1u);
+        __m512 a = _mm512_setzero_ps();
+        for (k = 0; k < taps; k++)
+            a = _mm512_add_ps(a, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, w + k * C + c0), _mm512_maskz_loadu_ps(m, x[k] + c0)));
+        _mm512_mask_storeu_ps(y + c0, m, a);
+    }
+    if (e) tt__epilogue_row(e, y, 0, 0, C);
+}
+#undef TT__DWN_STEP
+#endif
+
+/* A channels-last depthwise convolution: its weights as [taps][C], C zeros for the taps over
+   the padding. A unit is an output row (image, oh). */
+typedef struct tt__dw_nhwc_job {
+    const tt__conv_job *conv;
+    const float        *wt, *zeros;
+    tt__epilogue        ep;
+} tt__dw_nhwc_job;
+
+static void tt__dw_nhwc_row(const void *arg, int64_t row) {
+    const tt__dw_nhwc_job *d = (const tt__dw_nhwc_job *)arg;
+    const tt__conv_job *j = d->conv;
+    const float *x[TT__DW_NHWC_MAX_TAPS];
+    const tt__epilogue *ep = tt__epilogue_or_null(&d->ep);
+    int64_t img = row / j->OH, oh = row % j->OH, C = j->C, ow, kh, kw;
+    float *y = j->y + row * j->OW * C;
+    for (ow = 0; ow < j->OW; ow++, y += C) {
+        int k = 0;
+        for (kh = 0; kh < j->KH; kh++)
+            for (kw = 0; kw < j->KW; kw++) {
+                int64_t ih = oh * j->p.stride[0] - j->p.padding[0] + kh * j->p.dilation[0];
+                int64_t iw = ow * j->p.stride[1] - j->p.padding[1] + kw * j->p.dilation[1];
+                bool inside = ih >= 0 && ih < j->H && iw >= 0 && iw < j->W;
+                x[k++] = inside ? j->x + ((img * j->H + ih) * j->W + iw) * C : d->zeros;
+            }
+        j->kt->dw_nhwc_pixel(y, x, d->wt, j->KH * j->KW, C, ep);
+    }
+}
+
+/* Does the channels-last depthwise kernel take convolution j: one input and one output
+   channel per group, at most TT__DW_NHWC_MAX_TAPS taps? */
+static bool tt__dw_nhwc_applies(const tt__conv_job *j) {
+    return j->p.groups > 1 && j->C == j->p.groups && j->O == j->C && j->KH * j->KW <= TT__DW_NHWC_MAX_TAPS;
+}
+
+/* The depthwise convolution j on channels-last input into channels-last j->y; false (nothing
+   written) when its scratch is not to be had. */
+static bool tt__depthwise_nhwc(tt_ctx *ctx, const char *name, const tt__conv_job *j, int64_t N) {
+    int64_t taps = j->KH * j->KW, C = j->C, c, k;
+    tt_status before = ctx->err.status;
+    tt_scope s = tt_scope_begin(ctx);
+    float *wt = (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)((taps + 1) * C));
+    tt__dw_nhwc_job d;
+    if (!wt) {
+        tt_scope_end(ctx, s);
+        if (before == TT_OK) tt_clear_error(ctx);
+        return false;
+    }
+    for (c = 0; c < C; c++)
+        for (k = 0; k < taps; k++) wt[k * C + c] = j->w[c * taps + k];
+    memset(wt + taps * C, 0, sizeof(float) * (size_t)C);
+    d.conv = j;
+    d.wt = wt;
+    d.zeros = wt + taps * C;
+    d.ep.bias = j->b;
+    d.ep.bias_kind = j->b ? TT__BIAS_COLS : TT__BIAS_NONE;
+    d.ep.relu = j->relu;
+    d.ep.clamp = j->clamp;
+    tt__for_planes(ctx, tt__dw_nhwc_row, &d, N * j->OH, j->OW * taps * C);
+    tt_scope_end(ctx, s);
+    return true;
+}
+
 /* Direct convolution (groups 1, output channels a multiple of 8) by bands: the table's
    conv_tile kernel sums 8 output channels x 48 positions of a band over every input channel
    and tap (k = c * taps + tap, the column matrix's order), in the GEMM's k blocks, each as
@@ -6446,6 +6584,32 @@ static bool tt__conv_is_pointwise(const tt__conv_job *j) {
            j->p.padding[1] == 0;
 }
 
+/* Does the channels-last pointwise GEMM take convolution j over N images: a 1x1 convolution
+   of stride 1 (groups 1) whose channels-first GEMM per image takes the packed path in eager
+   mode, as the swapped one does? Then both sum each output over the same k blocks, each a
+   chain of fused multiply-adds from 0 in the same order (a*b = b*a), with the same epilogue:
+   the same bits. Elsewhere eager's direct loops sum in another order. */
+static bool tt__pointwise_nhwc_applies(const tt__conv_job *j, int64_t N) {
+    int64_t hw = j->OH * j->OW;
+    return j->p.groups == 1 && tt__conv_is_pointwise(j) && tt__gemm_is_packed(j->kt, j->O, hw, j->C) &&
+           tt__gemm_is_packed(j->kt, N * hw, j->O, j->C);
+}
+
+/* The pointwise convolution j on channels-last data: out[N*H*W, O] = x[N*H*W, C] W^T, the
+   weight as B (packed ahead like a linear's, B(k, o) = W[o, k]), the bias per column. */
+static void tt__pointwise_nhwc(tt_ctx *ctx, const tt__conv_job *j, int64_t N) {
+    int64_t rows = N * j->OH * j->OW;
+    tt__epilogue ep;
+    ep.bias = j->b;
+    ep.bias_kind = j->b ? TT__BIAS_COLS : TT__BIAS_NONE;
+    ep.relu = j->relu;
+    ep.clamp = j->clamp;
+    if (tt__sgemm_run(ctx, rows, j->O, j->C, j->x, j->C, 1, j->w, 1, j->C, NULL, NULL, j->w_packed, j->y, 0, 0,
+                      tt__epilogue_or_null(&ep)))
+        return;
+    tt__gemm_pre(ctx, rows, j->O, j->C, j->x, j->C, 1, j->w, 1, j->C, NULL, NULL, j->y, tt__epilogue_or_null(&ep));  /* no scratch */
+}
+
 /* The shape of the convolution call c (weight w, result out) as a job without data: what a
    graph decides from ahead of its runs (Winograd, the weight packed ahead). */
 static tt__conv_job tt__conv_job_shape(const tt__call *c, const tt_tensor *w, const tt_tensor *out, const tt__kernels *kt) {
@@ -6469,6 +6633,58 @@ static bool tt__conv_packs_weight(const tt__conv_job *j) {
            (tt__conv_is_pointwise(j) || !tt__conv_direct_applies(j));
 }
 
+/* Convolution c on channels-last input into channels-last out where a channels-last kernel
+   takes it: true, *ok its success; false (nothing written) where none does or its scratch is
+   not to be had. */
+static bool tt__conv_nhwc_native(tt_ctx *ctx, const tt__call *c, tt_tensor *out, bool *ok) {
+    tt__conv_job j;
+    tt_tensor *wc;
+    bool failed = false;
+    int64_t N = out->shape[0];
+    if (c->op != TT__OP_CONV2D || c->in[0]->dtype != TT_F32 || !tt__is_channels_last(c->in[0])) return false;
+    j = tt__conv_job_shape(c, c->in[1], out, ctx->kern);
+    if (!tt__dw_nhwc_applies(&j) && !tt__pointwise_nhwc_applies(&j, N)) return false;
+    wc = tt__contiguous_f32(ctx, c->name, c->in[1]);
+    j.b = tt__param_data(ctx, c->name, c->in[2], &failed);
+    *ok = wc && !failed;
+    if (!*ok) return true;
+    j.x = (const float *)tt__ptr(c->in[0]);
+    j.w = (const float *)tt__ptr(wc);
+    j.y = (float *)tt__ptr(out);
+    j.H = c->in[0]->shape[2];
+    j.W = c->in[0]->shape[3];
+    j.Og = 1;
+    j.w_packed = tt__cpu_data(c)->packed_w;         /* packed as B for this kernel (tt__graph_packed_weight) */
+    j.relu = tt__cpu_data(c)->relu_after;
+    j.clamp = tt__cpu_data(c)->clamp_after;
+    if (tt__dw_nhwc_applies(&j)) {
+        if (!tt__depthwise_nhwc(ctx, c->name, &j, N)) return false;
+    } else {
+        tt__pointwise_nhwc(ctx, &j, N);
+    }
+    tt__clamp_done(c);
+    return true;
+}
+
+/* A convolution whose output the layout pass made channels-last: a channels-last kernel where
+   one takes it, else the channels-first convolution into scratch, copied into place (its
+   input, if channels-last, is copied to channels-first as any strided input is). */
+static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out);
+static bool tt__exec_conv_nhwc(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
+    tt_tensor first;
+    tt_scope s;
+    bool ok;
+    if (tt__conv_nhwc_native(ctx, c, out, &ok)) return ok;
+    s = tt_scope_begin(ctx);
+    first = *out;
+    tt__set_contiguous_strides(&first);
+    first.data = tt__alloc(ctx, c->name, (size_t)out->numel * sizeof(float));
+    ok = first.data && tt__exec_conv(ctx, c, &first);
+    if (ok) tt__copy_into(out, &first);
+    tt_scope_end(ctx, s);
+    return ok;
+}
+
 static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt_conv_params p = tt__conv_params_of(&c->a);
     tt_tensor x4, w4, *xc, *wc;
@@ -6479,6 +6695,7 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     tt__conv_job j;
     tt__epilogue ep;
     if (out->numel == 0) return true;
+    if (tt__is_channels_last(out)) return tt__exec_conv_nhwc(ctx, c, out);
     xc = tt__contiguous_f32(ctx, c->name, c->in[0]);
     wc = tt__contiguous_f32(ctx, c->name, c->in[1]);
     bd = tt__param_data(ctx, c->name, c->in[2], &failed);
@@ -8140,27 +8357,29 @@ TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_
     tt__gemm_task##suffix, tt__depthwise_plane##suffix, tt__depthwise_bands_task##suffix, tt__pool_plane##suffix, \
     tt__epilogue_block##suffix
 
-/* isa, MR, NR, micro-kernel, narrow kernels, A packer, run copy, conv tile, depthwise taps, twins */
+/* isa, MR, NR, micro-kernel, narrow kernels, A packer, run copy, conv tile, depthwise taps,
+   channels-last depthwise pixel, twins */
 static const tt__kernels tt__kernels_ref = {
     TT__ISA_SCALAR, TT__MR_REF, TT__NR_REF, tt__ukernel_ref, NULL, NULL, NULL, tt__copy_run_ref, tt__conv_tile_ref, NULL,
-    TT__TWIN_KERNELS(_ref)
+    tt__dw_nhwc_pixel_ref, TT__TWIN_KERNELS(_ref)
 };
 #if TT__SIMD_NEON
 static const tt__kernels tt__kernels_neon = {
-    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, NULL, tt__copy_run_ref, NULL, NULL,
+    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, NULL, tt__copy_run_ref, NULL, NULL, tt__dw_nhwc_pixel_ref,
     TT__TWIN_KERNELS(_ref)             /* the compiler vectorizes the plain C with NEON, aarch64's baseline */
 };
 #endif
 #if TT__SIMD_AVX2
 static const tt__kernels tt__kernels_avx2 = {
     TT__ISA_AVX2, 6, 16, tt__ukernel_avx2, NULL, NULL, NULL, tt__copy_run_ref, tt__conv_tile_avx2, NULL,
-    TT__TWIN_KERNELS(_avx2)
+    tt__dw_nhwc_pixel_avx2, TT__TWIN_KERNELS(_avx2)
 };
 #endif
 #if TT__SIMD_AVX512
 static const tt__kernels tt__kernels_avx512 = {
     TT__ISA_AVX512, 8, 48, tt__ukernel_avx512, tt__ukernel_avx512_16, tt__ukernel_avx512_32,
-    tt__pack_a_rows_avx512, tt__copy_run_avx512, tt__conv_tile_avx512, tt__dw_taps_avx512, TT__TWIN_KERNELS(_avx512)
+    tt__pack_a_rows_avx512, tt__copy_run_avx512, tt__conv_tile_avx512, tt__dw_taps_avx512, tt__dw_nhwc_pixel_avx512,
+    TT__TWIN_KERNELS(_avx512)
 };
 #endif
 
@@ -8482,6 +8701,7 @@ typedef struct tt__cpu_graph {
     tt_ctx   *scratch;             /* kernels' temporaries: a context over scratch_mem */
     float   **packed;              /* per node: a linear's constant weight packed for the SGEMM, or NULL */
     int       n_packed;
+    bool     *channels_last;       /* per value: kept channels-last during runs (the layout pass), or NULL */
 } tt__cpu_graph;
 
 struct tt_graph {
@@ -9717,6 +9937,8 @@ static tt_status tt__cpu_run(tt_graph *g);
 static tt_status tt__cpu_load_inputs(tt_graph *g);
 static tt_status tt__cpu_fetch(tt_graph *g, int p);
 static void tt__prepack_weights(tt_graph *g);
+static void tt__cpu_plan_layouts(tt_graph *g);
+static void tt__cpu_layouts(tt_graph *g, bool on);
 static void *tt__ctx_free_bytes(tt_ctx *ctx, size_t *size);
 static tt_status tt__cpu_sync(tt_graph *g);
 static void tt__cpu_release(tt_graph *g);
@@ -9727,6 +9949,7 @@ static tt_status tt__graph_exec(tt_graph *g, tt_ctx *scratch, size_t *measure);
 static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *measure);
 static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out);
 static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out);
+static bool tt__cpu_conv_nhwc(const tt_graph *g, const tt__call *c, const tt_tensor *out);
 static const float *tt__graph_wino_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out);
 static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p);
 static void tt__poison_dead(tt_graph *g, int p);
@@ -9788,6 +10011,7 @@ static tt_status tt__graph_size_scratch(tt_graph *g) {
     d.n_threads = g->tape.n_threads;                   /* the scratch of a run is sized per thread */
     d.parallel_for = g->tape.parallel_for;
     d.parallel_user = g->tape.parallel_user;
+    tt__cpu_plan_layouts(g);
     tt__prepack_weights(g);
     probe_desc = d;
     if (g->home) {                                     /* its thread pool (if any) from the heap, not those bytes */
@@ -9803,7 +10027,9 @@ static tt_status tt__graph_size_scratch(tt_graph *g) {
         memset(g->rt[v].data, 0, (size_t)g->rt[v].numel * tt_dtype_size(g->rt[v].dtype));
     }
     tt__bind_params(g);
+    tt__cpu_layouts(g, true);
     st = tt__graph_exec(g, probe, &need);
+    tt__cpu_layouts(g, false);
     tt_ctx_destroy(probe);
     if (st != TT_OK) return st;
     g->cpu.scratch_bytes = need;
@@ -9830,14 +10056,153 @@ static void tt__prepack_weights(tt_graph *g) {
         const tt__node *h = node >= 0 ? &g->tape.nodes[node] : NULL;
         tt_tensor *in[2];
         tt__call c;
-        int w;
+        int x, w;
         if (!h || !tt__op_has(h->op, TT__F_PACK_WEIGHT) || h->n_in < 2) continue;
+        x = tt__node_in(g, n, at);
         w = tt__node_in(g, n, at + 1);
         if (w < 0) continue;
-        in[0] = NULL;
+        in[0] = x >= 0 ? &g->rt[x] : NULL;             /* where a run will have it: the layout decides */
         in[1] = &g->rt[w];
         c = tt__call_init(h->name, h->op, in, 2, &h->a);
-        tt__graph_packed_weight(g, node, &c, &g->tape.values[h->out].meta);
+        tt__graph_packed_weight(g, node, &c, &g->rt[pr ? pr->outs[pr->head_out] : n->out]);
+    }
+}
+
+/* The layout pass (the CPU backend's, at prepare). Which values a CPU run keeps channels-last:
+   4-D f32 values between convolutions that have channels-last kernels (tt__conv_nhwc_native:
+   MobileNetV2's depthwise and pointwise layers), so that those run on vectors over channels
+   with no bands and no copies. A value qualifies when only convolutions (as their input x)
+   and fused programs (elementwise: they read any layout) read it, a convolution or a fused
+   program writes it, and it is no graph input or output, view or viewed buffer; it is chosen
+   when at least as many of the convolutions that write or read it have channels-last kernels
+   as have not (each of the others copies it once). Then a fused node's outputs share one
+   layout, as do an output and the input whose bytes it takes in place. Only the headers a run
+   sees change (tt__cpu_layouts): the bytes, offsets and memory plan stay, and graph files,
+   export and a GPU backend see the channels-first graph. */
+typedef struct tt__layout_conv {
+    const tt__node *h;                 /* the convolution node (an op node, or a fused node's head) */
+    int             x, w, y;           /* its input, weight and output values */
+    int             x_at;              /* where x is among the node's inputs */
+    bool            native;            /* a channels-last kernel takes it */
+} tt__layout_conv;
+
+/* The convolution node n runs (itself, or its epilogue head): false when none. */
+static bool tt__layout_conv_of(const tt_graph *g, const tt__node *n, tt__layout_conv *lc) {
+    const struct tt__program *pr = tt__is_fused(n) ? &g->progs[n->a.i[0]] : NULL;
+    tt__conv_job j;
+    tt__call c;
+    memset(lc, 0, sizeof *lc);
+    lc->h = pr ? (pr->head >= 0 ? &g->tape.nodes[pr->head] : NULL) : n;
+    if (!lc->h || lc->h->op != TT__OP_CONV2D) return false;
+    lc->x_at = pr ? pr->n_in : 0;                      /* a head's inputs follow the program's */
+    lc->x = tt__node_in(g, n, lc->x_at);
+    lc->w = tt__node_in(g, n, lc->x_at + 1);
+    lc->y = pr ? pr->outs[pr->head_out] : n->out;
+    if (lc->x < 0 || lc->w < 0) return false;
+    c = tt__call_init(lc->h->name, lc->h->op, NULL, 0, &lc->h->a);
+    j = tt__conv_job_shape(&c, &g->tape.values[lc->w].meta, &g->tape.values[lc->y].meta, g->tape.kern);
+    lc->native = tt__dw_nhwc_applies(&j) || tt__pointwise_nhwc_applies(&j, g->tape.values[lc->y].meta.shape[0]);
+    return true;
+}
+
+/* May value v be channels-last at all (before its readers and writer are looked at)? */
+static bool tt__layout_candidate(const tt_graph *g, int v) {
+    const tt_tensor *m = &g->tape.values[v].meta;
+    return g->tape.values[v].kind == TT__V_NODE && g->offset[v] >= 0 && g->root[v] == v && m->dtype == TT_F32 &&
+           m->ndim == 4 && m->shape[1] > 1 && m->shape[2] * m->shape[3] > 1;
+}
+
+/* The readers and the writer of every value: ok[v] false where one cannot take channels-last
+   data; votes[2v] / votes[2v+1]: the convolutions among them with / without a channels-last
+   kernel. */
+static void tt__layout_votes(const tt_graph *g, bool *ok, int *votes) {
+    int p, k, i;
+    for (p = 0; p < g->n_order; p++) {
+        const tt__node *n = &g->tape.nodes[g->order[p]];
+        const int *outs;
+        int n_out = tt__node_outs(g, n, &outs), n_prog_in = tt__is_fused(n) ? g->progs[n->a.i[0]].n_in : 0;
+        tt__layout_conv lc;
+        bool conv = tt__layout_conv_of(g, n, &lc);
+        for (k = 0; k < n->n_in; k++) {
+            int u = tt__node_in(g, n, k);
+            if (u < 0) continue;
+            if (conv && k == lc.x_at) votes[2 * u + (lc.native ? 0 : 1)]++;
+            else if (k >= n_prog_in) ok[u] = false;   /* not a fused program's input */
+        }
+        for (i = 0; i < n_out; i++) {
+            if (conv && outs[i] == lc.y) votes[2 * outs[i] + (lc.native ? 0 : 1)]++;
+            else if (!tt__is_fused(n)) ok[outs[i]] = false;
+        }
+    }
+}
+
+/* Clears v's and w's choice unless they agree; true when that changed something. */
+static bool tt__layout_tie(bool *cl, int v, int w) {
+    if (cl[v] == cl[w]) return false;
+    cl[v] = cl[w] = false;
+    return true;
+}
+
+/* A fused node's outputs share one layout (its program runs over one shape), and so do an
+   output and an input whose bytes it takes (element i is read before it is written only in
+   the same layout). Repeated until nothing changes (choices are only ever cleared). */
+static void tt__layout_settle(const tt_graph *g, bool *cl) {
+    bool changed = true;
+    int p, k, i;
+    while (changed) {
+        changed = false;
+        for (p = 0; p < g->n_order; p++) {
+            const tt__node *n = &g->tape.nodes[g->order[p]];
+            const struct tt__program *pr;
+            if (!tt__is_fused(n)) continue;
+            pr = &g->progs[n->a.i[0]];
+            for (i = 1; i < pr->n_out; i++) changed |= tt__layout_tie(cl, pr->outs[0], pr->outs[i]);
+            for (k = 0; k < pr->n_in; k++) {
+                int u = tt__node_in(g, n, k);
+                for (i = 0; i < pr->n_out && u >= 0; i++)
+                    if (g->offset[u] == g->offset[pr->outs[i]] && tt__can_share(g, u, pr->outs[i]))
+                        changed |= tt__layout_tie(cl, u, pr->outs[i]);
+            }
+        }
+    }
+}
+
+static void tt__cpu_plan_layouts(tt_graph *g) {
+    int nv = g->tape.n_values, v, k, chosen = 0;
+    bool *cl = (bool *)tt__galloc(g, sizeof(bool) * (size_t)nv * 2), *ok;
+    int *votes = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 2);
+    if (!cl || !votes) {                               /* no memory: every value stays channels-first */
+        tt__heap_free(&g->tape.alloc, cl);
+        tt__heap_free(&g->tape.alloc, votes);
+        return;
+    }
+    ok = cl + nv;
+    for (v = 0; v < nv; v++) ok[v] = tt__layout_candidate(g, v);
+    for (v = 0; v < nv; v++)
+        if (g->offset[v] >= 0 && g->root[v] != v) ok[v] = ok[g->root[v]] = false;   /* a view, its buffer */
+    for (k = 0; k < g->n_outputs; k++) ok[g->root[tt__rv(g, g->outputs[k])]] = false;
+    tt__layout_votes(g, ok, votes);
+    for (v = 0; v < nv; v++) cl[v] = ok[v] && votes[2 * v] > 0 && votes[2 * v] >= votes[2 * v + 1];
+    tt__layout_settle(g, cl);
+    for (v = 0; v < nv; v++) chosen += cl[v];
+    tt__heap_free(&g->tape.alloc, votes);
+    if (chosen == 0) tt__heap_free(&g->tape.alloc, cl);
+    else g->cpu.channels_last = cl;
+}
+
+/* Sets the headers of the channels-last values for a CPU run (on), or back to contiguous. */
+static void tt__cpu_layouts(tt_graph *g, bool on) {
+    int v;
+    if (!g->cpu.channels_last) return;
+    for (v = 0; v < g->tape.n_values; v++) {
+        tt_tensor *t = &g->rt[v];
+        if (!g->cpu.channels_last[v]) continue;
+        tt__set_contiguous_strides(t);
+        if (!on) continue;
+        t->stride[1] = 1;
+        t->stride[3] = t->shape[1];
+        t->stride[2] = t->shape[3] * t->shape[1];
+        t->stride[0] = t->shape[2] * t->stride[2];
     }
 }
 
@@ -9849,8 +10214,14 @@ static void *tt__ctx_free_bytes(tt_ctx *ctx, size_t *size) {
     return blk->mem + blk->used;
 }
 
-/* Every node in order, on the graph's scratch. */
-static tt_status tt__cpu_run(tt_graph *g) { return tt__graph_exec(g, g->cpu.scratch, NULL); }
+/* Every node in order, on the graph's scratch, channels-last values in their layout. */
+static tt_status tt__cpu_run(tt_graph *g) {
+    tt_status st;
+    tt__cpu_layouts(g, true);
+    st = tt__graph_exec(g, g->cpu.scratch, NULL);
+    tt__cpu_layouts(g, false);
+    return st;
+}
 
 /* The CPU reads the inputs where they are bound and writes results into the host arena. */
 static tt_status tt__cpu_load_inputs(tt_graph *g) {
@@ -9874,6 +10245,8 @@ static void tt__cpu_release(tt_graph *g) {
     while (g->cpu.n_packed > 0) tt__heap_free(al, g->cpu.packed[--g->cpu.n_packed]);
     tt__heap_free(al, g->cpu.packed);
     g->cpu.packed = NULL;
+    tt__heap_free(al, g->cpu.channels_last);
+    g->cpu.channels_last = NULL;
     tt_ctx_destroy(g->cpu.scratch);
     g->cpu.scratch = NULL;
     tt__heap_free(al, g->cpu.scratch_mem);
@@ -10034,7 +10407,7 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
     const tt_tensor *w = c->n_in > 1 ? c->in[1] : NULL;
     const tt__kernels *kt = g->tape.kern;
     ptrdiff_t v = w ? w - g->rt : -1;
-    bool conv = c->op == TT__OP_CONV2D || c->op == TT__OP_CONV1D;
+    bool conv = c->op == TT__OP_CONV2D || c->op == TT__OP_CONV1D, as_a;
     int64_t rows, K;
     size_t floats;
     tt__conv_job shape;
@@ -10044,18 +10417,36 @@ static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__cal
     rows = w->shape[0];
     K = w->numel / tt__max64(rows, 1);
     if (rows == 0) return NULL;
-    if (conv) shape = tt__conv_job_shape(c, w, out, kt);
-    if (conv && (!tt__conv_packs_weight(&shape) || tt__graph_wino_weight(g, node, c, out))) return NULL;
-    if (!conv && (w->ndim != 2 || !tt__gemm_is_packed(kt, out->numel / rows, rows, K))) return NULL;
+    if (conv) {                                        /* A, but B where it runs tt__pointwise_nhwc */
+        shape = tt__conv_job_shape(c, w, out, kt);
+        as_a = !tt__cpu_conv_nhwc(g, c, out) || !tt__pointwise_nhwc_applies(&shape, out->shape[0]);
+        if (as_a && (!tt__conv_packs_weight(&shape) || tt__graph_wino_weight(g, node, c, out))) return NULL;
+    } else {
+        as_a = false;
+        if (w->ndim != 2 || !tt__gemm_is_packed(kt, out->numel / rows, rows, K)) return NULL;
+    }
     if (!tt__graph_prepared_slot(g, node)) return NULL;
     if (!g->cpu.packed[node]) {
-        floats = conv ? tt__prepacked_a_floats(kt, rows, K) : tt__prepacked_floats(kt, K, rows);
+        floats = as_a ? tt__prepacked_a_floats(kt, rows, K) : tt__prepacked_floats(kt, K, rows);
         g->cpu.packed[node] = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * floats);
         if (!g->cpu.packed[node]) return NULL;              /* no memory: the run packs as eager does */
-        if (conv) tt__prepack_a(kt, g->cpu.packed[node], (const float *)tt__ptr(w), K, 1, rows, K);
+        if (as_a) tt__prepack_a(kt, g->cpu.packed[node], (const float *)tt__ptr(w), K, 1, rows, K);
         else      tt__prepack_b(kt, g->cpu.packed[node], (const float *)tt__ptr(w), 1, K, K, rows);   /* B(k,j) = w[j,k] */
     }
     return g->cpu.packed[node];
+}
+
+/* The value whose run header t is, or -1 when t is not one (compared as integers). */
+static int tt__rt_value(const tt_graph *g, const tt_tensor *t) {
+    uintptr_t at = (uintptr_t)t, base = (uintptr_t)g->rt;
+    if (!t || at < base || at >= base + sizeof(tt_tensor) * (size_t)g->tape.n_values) return -1;
+    return (int)((at - base) / sizeof(tt_tensor));
+}
+
+/* Does the layout pass keep convolution c's input and its output out both channels-last? */
+static bool tt__cpu_conv_nhwc(const tt_graph *g, const tt__call *c, const tt_tensor *out) {
+    int x = tt__rt_value(g, c->in[0]), y = tt__rt_value(g, out);
+    return g->cpu.channels_last && x >= 0 && y >= 0 && g->cpu.channels_last[x] && g->cpu.channels_last[y];
 }
 
 /* For a convolution that takes Winograd in a TT_MODE_MAX_AUTOTUNE graph, with a constant
@@ -10123,26 +10514,39 @@ TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) {
     g->debug = flags;
 }
 
+/* A 4-D shape or stride vector from [N, C, H, W] order into [N, H, W, C]. */
+static void tt__channels_last_order(int64_t *v) {
+    int64_t c = v[1];
+    v[1] = v[2];
+    v[2] = v[3];
+    v[3] = c;
+}
+
 /* Runs a fused node (the CPU's run_program): the epilogue head (if any), then the program
    over the output. */
 static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
     const struct tt__program *pr = &g->progs[n->a.i[0]];
     const tt_tensor *o0 = &g->rt[pr->outs[0]];
-    int64_t bstride[TT__MAX_OPS][TT_MAX_DIMS], offsets[TT__MAX_OPS];
+    int64_t bstride[TT__MAX_OPS][TT_MAX_DIMS], offsets[TT__MAX_OPS], shape[TT_MAX_DIMS], ostride[TT_MAX_DIMS];
     const int64_t *strides[TT__MAX_OPS];
     tt__fused_job j;
-    bool clamped = false;
+    bool clamped = false, last = tt__is_channels_last(o0);
     int k;
     j.g = g;
     j.pr = pr;
     j.kt = scratch->kern;
     j.regs = (float *)tt__alloc(scratch, "fused", sizeof(float) * TT__CHUNK * (size_t)pr->n_regs * (size_t)scratch->n_threads);
     if (!j.regs) return false;
-    strides[0] = o0->stride;                           /* every output: contiguous, offset 0, one shape */
-    offsets[0] = 0;
+    memcpy(shape, o0->shape, sizeof shape);
+    memcpy(ostride, o0->stride, sizeof ostride);
+    strides[0] = ostride;                              /* every output: one shape, offset 0, contiguous */
+    offsets[0] = 0;                                    /* (or channels-last, all alike: the loop goes */
+    if (last) tt__channels_last_order(shape);          /*  over [N, H, W, C], the order of the bytes) */
+    if (last) tt__channels_last_order(ostride);
     for (k = 0; k < pr->n_in; k++) {
         j.in[k] = pr->head >= 0 && k == pr->head_input ? &g->rt[pr->outs[pr->head_out]] : &g->rt[tt__node_in(g, n, k)];
         tt__broadcast_strides(j.in[k], o0->ndim, o0->shape, bstride[k]);
+        if (last) tt__channels_last_order(bstride[k]);
         strides[1 + k] = bstride[k];
         offsets[1 + k] = j.in[k]->offset;
         j.in_end[k] = tt__storage_end(j.in[k]);
@@ -10169,7 +10573,7 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
         if (!tt__op_table[h->op].exec(scratch, &hc, head_out)) return false;
         if (data.relu_after || clamped) return true;
     }
-    tt__loop_init(&j.L, o0->ndim, o0->shape, 1 + pr->n_in, strides, offsets);
+    tt__loop_init(&j.L, o0->ndim, shape, 1 + pr->n_in, strides, offsets);
     j.sp = tt__split_loop(&j.L);
     tt__parallel_for(scratch, tt__fused_task, &j, j.sp.tasks);
     return true;
@@ -10411,6 +10815,7 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
                   ctx->err.status != TT_OK ? ctx->err.msg : "?");
         goto done;
     }
+    if (g->backend == &tt__cpu_backend) tt__cpu_layouts(g, true);   /* as its runs have them */
     for (p = 0; p < g->n_order; p++) {                 /* compiled, node by node, compared as it goes */
         if (!tt__graph_exec_node(g, g->cpu.scratch, p, NULL) || g->cpu.scratch->err.status != TT_OK) {
             tt__graph_node_failed(g, g->cpu.scratch, p);
@@ -10419,6 +10824,7 @@ TT_API tt_status tt_graph_check(tt_graph *g, tt_tensor *const *inputs, int n_inp
         if (g->backend->fetch(g, p) != TT_OK) break;   /* a GPU's results, to the host */
         tt__check_node(g, p, ref, stands_for, atol, rtol, report);
     }
+    tt__cpu_layouts(g, false);
     g->has_run = g->err.status == TT_OK;
 done:
     tt_ctx_destroy(ctx);
