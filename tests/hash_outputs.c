@@ -746,6 +746,7 @@ static tr_mlp_w hz_tmlp;
 static tr_cnn_w hz_tcnn;
 static tr_enc_w hz_tenc;
 static tr_moe_w hz_tmoe;
+static tr_mbv2_w hz_tmbv2;
 static demo01_w hz_d01;
 static demo03_w hz_d03;
 static ep_w hz_ep;
@@ -772,6 +773,7 @@ static const hz_case hz_cases[] = {
     CW("zoo.transformer", tr_enc_apply, &hz_tenc, "f@11:2x7x32", HZP),
     CW("zoo.bbox", tr_bbox_apply, NULL, "f@11:13x4 f@12:1x3x24x40", HZP),
     CW("zoo.moe", tr_moe_apply, &hz_tmoe, "f@11:9x8", HZP),
+    CW("zoo.mbv2", tr_mbv2_apply, &hz_tmbv2, "f@11:2x3x32x32", HZP),
     CM("zoo.chain", tr_chain_multi, NULL, "f@11:33x37 f@12:37", HZP),
     CM("zoo.chain_strided", tr_chain_multi, NULL, "F:33x37 f:37", HZP),
     CM("zoo.chain_big", tr_chain_multi, NULL, "f:67x1031 f:1031", 0u),
@@ -1574,6 +1576,7 @@ int main(int argc, char **argv) {
     hz_tcnn.b2 = tr_cnn_block_make(wc, 32, 64, 300);
     hz_tcnn.fw = tu_param2(wc, 400, 10, 64, 0.125f);
     hz_tcnn.fb = tu_param1(wc, 401, 10, 0.1f, 0.0f);
+    hz_tmbv2 = tr_mbv2_make(wc, 700);
     hz_tenc = tr_enc_make(wc, 500);
     hz_tmoe = tr_moe_make(wc, 600);
     hz_d01 = demo01_make(wc);

@@ -5,6 +5,7 @@
    output element's tolerance is 1e-6 * (sum|x*w| + |bias|) since the library accumulates in
    f32. Max pooling and nearest upsampling only copy values, so they are checked exactly. */
 #include "test_util.h"
+#include "tt_hooks.h"
 #include <stdio.h>
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -596,6 +597,129 @@ static void test_conv2d_clamp_epilogue(void) {
     for (i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) cv_packed_case(&cases[i], 2, 700u + 7u * (unsigned)i, __FILE__, __LINE__);
 }
 
+/* ---- channels-last graphs (the layout pass) ----------------------------------------------------- */
+
+/* A compiled graph keeps the values between convolutions that have channels-last kernels
+   (depthwise; pointwise where eager's GEMM is packed) in NHWC order during CPU runs. Every
+   output must still be eager's bitwise, on every ISA and thread count; eager itself is checked
+   against double loops above and, for one chain, below. */
+
+/* One layer of a chain: a convolution (k x k, stride, dilation; stride_w, dil_w along the
+   width where not 0; depthwise or groups 1) to `out` channels, with or without bias, then act
+   (cv_act's, 3: ReLU6), or a 2x2 max pool (k == 0). Padding keeps the size (at stride 1). */
+typedef struct cv_layer { int out, k, stride, dil, depthwise, bias, act, stride_w, dil_w; } cv_layer;
+
+static tt_tensor *cv_layer_act(tt_ctx *c, tt_tensor *y, int act) {
+    return act == 3 ? tt_clamp(c, y, 0.0f, 6.0f) : cv_act(c, y, act);
+}
+
+/* The chain's weights, made in wc: w[i] [out, in/groups, k, k], b[i] [out] (or NULL). */
+static void cv_chain_make(tt_ctx *wc, const cv_layer *L, int n, int64_t C, tt_tensor **w, tt_tensor **b,
+                          unsigned long long seed) {
+    int i;
+    for (i = 0; i < n; i++) {
+        int64_t ws[4], bs[1];
+        if (L[i].k == 0) { w[i] = b[i] = NULL; continue; }
+        ws[0] = L[i].out; ws[1] = L[i].depthwise ? 1 : C; ws[2] = ws[3] = L[i].k;
+        bs[0] = L[i].out;
+        w[i] = tt_mul_scalar(wc, tt_randn(wc, seed + 2u * (unsigned)i, 4, ws), 1.0f / sqrtf((float)(ws[1] * L[i].k * L[i].k)));
+        b[i] = L[i].bias ? tt_mul_scalar(wc, tt_randn(wc, seed + 2u * (unsigned)i + 1u, 1, bs), 0.1f) : NULL;
+        C = L[i].out;
+    }
+}
+
+static tt_tensor *cv_chain_fwd(tt_ctx *c, tt_tensor *x, const cv_layer *L, int n, tt_tensor *const *w, tt_tensor *const *b) {
+    tt_conv_params p;
+    int i;
+    for (i = 0; i < n; i++) {
+        if (L[i].k == 0) { x = tt_max_pool2d(c, x, 2, 2, 0); continue; }
+        memset(&p, 0, sizeof p);
+        p.stride[0] = L[i].stride;
+        p.stride[1] = L[i].stride_w ? L[i].stride_w : L[i].stride;
+        p.dilation[0] = L[i].dil;
+        p.dilation[1] = L[i].dil_w ? L[i].dil_w : L[i].dil;
+        p.padding[0] = p.dilation[0] * (L[i].k / 2);
+        p.padding[1] = p.dilation[1] * (L[i].k / 2);
+        p.groups = L[i].depthwise ? L[i].out : 1;
+        x = cv_layer_act(c, tt_conv2d_ex(c, x, w[i], b[i], &p), L[i].act);
+    }
+    return x;
+}
+
+/* Traces the chain on x [N,C,H,W] in c, compiles it frozen in mode, runs it twice: the output
+   must be eager's bits, and `channels_last` values kept channels-last (-1: any number). */
+static void cv_chain_case(const cv_layer *L, int n, int64_t N, int64_t C, int64_t H, int n_threads, tt_mode mode,
+                          int channels_last, unsigned long long seed, const char *file, int line) {
+    tt_ctx_desc d = tt_ctx_desc_default();
+    tt_ctx *c, *wc = tu_ctx();
+    tt_tensor *w[8], *b[8], *x, *y, *eager;
+    tt_check_report rep;
+    tt_graph *g;
+    int64_t xs[4];
+    d.n_threads = n_threads;
+    d.isa = tt_ctx_isa(wc);                            /* the ISA this pass of the suite runs */
+    c = tt_ctx_create(&d);
+    xs[0] = N; xs[1] = C; xs[2] = H; xs[3] = H + 1;    /* not square: rows and columns differ */
+    cv_chain_make(wc, L, n, C, w, b, seed);
+    x = tt_randn(c, seed + 99u, 4, xs);
+    eager = cv_chain_fwd(c, x, L, n, w, b);
+    tt_trace_begin(c);
+    tt_trace_input(c, x, "x");
+    y = cv_chain_fwd(c, x, L, n, w, b);
+    g = tt_trace_end(c, &y, 1);
+    if (!g || tt_graph_compile(g, mode, TT_PASS_ALL | TT_PASS_FREEZE) != TT_OK || tt_graph_run(g, &x, 1) != TT_OK ||
+        tt_graph_run(g, &x, 1) != TT_OK) {
+        tt_test__fail(file, line, "tracing, compiling or running failed");
+    } else {
+        tu_same_bits(c, tt_graph_output(g, 0), eager, file, line);
+        if (channels_last >= 0) tt_test__eq_int(tt_hook_channels_last_values(g), channels_last, file, line, "channels-last values", "expected");
+        else if (tt_hook_channels_last_values(g) < 1) tt_test__fail(file, line, "no value kept channels-last");
+        tt_test__eq_int(tt_graph_check(g, &x, 1, 0.0, 0.0, &rep), TT_OK, file, line, "tt_graph_check", "TT_OK");
+        if (!rep.ok) tt_test__str_contains(rep.message, "(check ok)", file, line, "tt_graph_check's report");
+    }
+    tt_graph_destroy(g);
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", file, line, "tt_error(c)");
+    if (!tt_ctx_check_guards(wc)) tt_test__fail(file, line, "guards overwritten");
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+#define CV_CHAIN(L, N, C, H, threads, mode, cl, seed) \
+    cv_chain_case((L), (int)(sizeof(L) / sizeof((L)[0])), (N), (C), (H), (threads), (mode), (cl), (seed), __FILE__, __LINE__)
+
+static void test_conv2d_channels_last(void) {
+    /* out, k, stride, dil, depthwise, bias, act, stride_w, dil_w */
+    static const cv_layer mbv2[] = {                   /* inverted residual blocks without the residual */
+        {96, 1, 1, 1, 0, 1, 3, 0, 0}, {96, 3, 1, 1, 1, 1, 3, 0, 0}, {40, 1, 1, 1, 0, 1, 0, 0, 0},
+        {120, 1, 1, 1, 0, 1, 3, 0, 0}, {120, 5, 2, 1, 1, 1, 3, 0, 0}, {56, 1, 1, 1, 0, 1, 0, 0, 0},
+    };
+    static const cv_layer odd[] = {                    /* 72 = 64 + 8 channels, 7x7 taps dilated 2 by 1, */
+        {72, 1, 1, 1, 0, 1, 1, 0, 0}, {72, 7, 1, 2, 1, 0, 1, 0, 1}, {72, 3, 2, 1, 1, 1, 2, 1, 0},   /* no bias, */
+        {24, 1, 1, 1, 0, 0, 0, 0, 0},                                                              /* stride 2 by 1 */
+    };
+    static const cv_layer small[] = {                  /* 1x1s too small for the packed GEMM */
+        {8, 1, 1, 1, 0, 1, 3, 0, 0}, {8, 3, 1, 1, 1, 1, 3, 0, 0}, {8, 1, 1, 1, 0, 1, 0, 0, 0},
+        {8, 3, 1, 1, 1, 1, 0, 0, 0}, {16, 1, 1, 1, 0, 1, 0, 0, 0},
+    };
+    static const cv_layer pooled[] = {                 /* a pool between two depthwise layers */
+        {48, 1, 1, 1, 0, 1, 3, 0, 0}, {48, 3, 1, 1, 1, 1, 3, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0},
+        {48, 3, 1, 1, 1, 1, 3, 0, 0}, {32, 1, 1, 1, 0, 1, 0, 0, 0},
+    };
+    /* mbv2: the 5 values between its 6 convolutions, each with a channels-last kernel (the
+       input and the output stay channels-first); odd: 3, the last 1x1 too small for the packed
+       GEMM (its input is kept channels-last for the depthwise before it) */
+    CV_CHAIN(mbv2, 2, 24, 16, 1, TT_MODE_DEFAULT, 5, 800u);
+    CV_CHAIN(mbv2, 2, 24, 16, 3, TT_MODE_REDUCE_OVERHEAD, 5, 810u);
+    CV_CHAIN(mbv2, 1, 24, 20, 2, TT_MODE_MAX_AUTOTUNE, 5, 820u);
+    CV_CHAIN(odd, 2, 16, 15, 2, TT_MODE_DEFAULT, 3, 830u);
+    /* small: 8 channels at 16x17 (1x1s of 17,408 multiply-adds, below the packed GEMM, so
+       channels-first kernels): the 4 values between them and the depthwise layers are kept
+       channels-last anyway (one kernel on each side), the 1x1s reach them through copies */
+    CV_CHAIN(small, 1, 8, 16, 1, TT_MODE_DEFAULT, 4, 840u);
+    /* pooled: the values the pool reads and writes stay channels-first; the 2 others (a small
+       1x1 then a depthwise, a depthwise then a small 1x1) are kept channels-last */
+    CV_CHAIN(pooled, 1, 16, 16, 1, TT_MODE_DEFAULT, 2, 850u);
+}
+
 /* ---- pooling ---------------------------------------------------------------------------------- */
 
 /* Reference max (is_max) or average pool with count_include_pad over x [N,C,H,W]. */
@@ -1021,6 +1145,7 @@ TT_TEST_GROUP(conv) = {
     {"conv2d_winograd", test_conv2d_winograd},
     {"conv2d_packed_weight", test_conv2d_packed_weight},
     {"conv2d_clamp_epilogue", test_conv2d_clamp_epilogue},
+    {"conv2d_channels_last", test_conv2d_channels_last},
     {"conv2d_groups", test_conv2d_groups},
     {"conv2d_depthwise", test_conv2d_depthwise},
     {"conv2d_ex_per_axis", test_conv2d_ex_per_axis},

@@ -192,6 +192,18 @@ static void test_zoo_cnn(void) {
     tt_ctx_destroy(wc);
 }
 
+/* Frozen, its CPU runs keep the blocks channels-last (the layout pass, at compile): the GPU
+   gets the graph with its channels-first headers. */
+static void test_zoo_mbv2(void) {
+    tt_ctx *c = tu_ctx(), *wc = tu_ctx();
+    int64_t s[4] = {2, 3, 32, 32};
+    tr_mbv2_w w = tr_mbv2_make(wc, 700);
+    tt_tensor *x = tt_randn(c, 7, 4, s), *x2 = tt_randn(c, 8, 4, s);
+    tc_check_model(tr_mbv2_apply, &w, c, &x, &x2, 1, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE, "mobilenetv2 blocks");
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+
 static void test_zoo_transformer(void) {
     tt_ctx *c = tu_ctx(), *wc = tu_ctx();
     int64_t s[3] = {2, 7, 32};
@@ -834,6 +846,7 @@ TT_TEST_GROUP(cuda) = {
     {"every_op", test_every_op},
     {"zoo_mlp", test_zoo_mlp},
     {"zoo_cnn", test_zoo_cnn},
+    {"zoo_mobilenetv2_blocks", test_zoo_mbv2},
     {"zoo_transformer", test_zoo_transformer},
     {"zoo_moe_chain", test_zoo_moe_chain},
     {"matmul_against_double", test_matmul_against_double},

@@ -439,6 +439,27 @@ static void test_model_moe(void) {
     tt_ctx_destroy(wc);
 }
 
+/* ---- model 6: MobileNetV2's blocks -------------------------------------------------------- */
+/* tr_mbv2_w, tr_mbv2_make, tr_mbv2_fwd, tr_mbv2_apply (21 nodes): zoo_models.h. Its blocks run
+   channels-last on the CPU (the layout pass; frozen, the pointwise weights packed as the
+   GEMM's B): bitwise eager's, saved, loaded, and on 1 and 3 threads. */
+static void test_model_mbv2(void) {
+    tt_ctx *wc = tu_ctx();
+    tr_mbv2_w w = tr_mbv2_make(wc, 700);
+    tr_model m;
+    unsigned frozen = (unsigned)TT_PASS_ALL | (unsigned)TT_PASS_FREEZE;
+    CHECK_NO_ERROR(wc);
+    tr_model_init(&m, tr_mbv2_apply, &w, 21);
+    tr_model_input(&m, 4, 2, 3, 32, 32);
+    m.ops[0] = "conv2d("; m.ops[1] = "clamp("; m.ops[2] = "add("; m.ops[3] = "adaptive_avg_pool2d(";
+    m.ops[4] = "flatten(|reshape("; m.ops[5] = "linear(";
+    tr_check_zoo(&m, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_DEFAULT, frozen, -m.nodes, 0, __FILE__, __LINE__);
+    tr_check_model(&m, TT_MODE_REDUCE_OVERHEAD, frozen, -m.nodes, 0, __FILE__, __LINE__);
+    CHECK_GUARDS(wc);
+    tt_ctx_destroy(wc);
+}
+
 /* ---- passes: exact node counts on small graphs ----------------------------------------------- */
 
 /* The graphs (tr_dead_apply, tr_cse_*_apply) and their node counts: zoo_models.h. */
@@ -1580,6 +1601,7 @@ TT_TEST_GROUP(trace) = {
     {"model_transformer", test_model_transformer},
     {"model_bbox_shape_as_tensor", test_model_bbox},
     {"model_moe_router", test_model_moe},
+    {"model_mobilenetv2_blocks", test_model_mbv2},
     {"pass_dce", test_pass_dce},
     {"pass_cse", test_pass_cse},
     {"determinism_50_runs", test_determinism},

@@ -17,4 +17,7 @@ bool tt_hook_gemm_tile(const char *isa, tt_hook_tile *t);
 /* The run copy of isa's kernel table: d[q] = r[q*s] for q < n. False when the build has no
    table for isa. */
 bool tt_hook_copy_run(const char *isa, float *d, const float *r, int64_t s, int64_t n);
+
+/* How many values of compiled graph g its CPU runs keep channels-last (the layout pass). */
+int tt_hook_channels_last_values(const tt_graph *g);
 #endif

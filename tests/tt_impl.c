@@ -33,3 +33,9 @@ bool tt_hook_copy_run(const char *isa, float *d, const float *r, int64_t s, int6
     kt->copy_run(d, r, s, n);
     return true;
 }
+
+int tt_hook_channels_last_values(const tt_graph *g) {
+    int v, n = 0;
+    for (v = 0; g->cpu.channels_last && v < g->tape.n_values; v++) n += g->cpu.channels_last[v];
+    return n;
+}

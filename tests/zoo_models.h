@@ -17,6 +17,7 @@
    - tr_enc_*:           a transformer encoder layer, d_model 32, 4 heads, on [2,7,32];
    - tr_bbox_*:          bounding boxes divided by the image size taken from its shape;
    - tr_moe_*, TR_MOE_*: a mixture-of-experts router with masks and tt_where;
+   - tr_mbv2_*, tr_cb_*: MobileNetV2's blocks, small (convolution + bias units, ReLU6);
    - tr_dead_apply, tr_cse_*_apply: small graphs with known node counts for DCE and CSE;
    - tr_chain_fwd/_apply: elementwise chains with broadcasting, a bool mask and an
                          intermediate that is also an output;
@@ -218,6 +219,67 @@ static inline tr_moe_w tr_moe_make(tt_ctx *wc, uint64_t seed) {
         w.be[e] = tu_param1(wc, seed + 20 + (uint64_t)e, TR_MOE_D, 0.1f, 0.0f);
     }
     return w;
+}
+
+/* ---- model 6: MobileNetV2's blocks, small ------------------------------------------------------ */
+
+/* A convolution with its bias (a batch norm already folded in, as our pass or torch.fx's fuse
+   does: a frozen graph with batch norm folds it and its results differ from eager's in the
+   last bits, so this model has none): weight [cout, cin/groups, k, k]. */
+typedef struct tr_cb_w { tt_tensor *w, *b; int k, stride, groups; } tr_cb_w;
+
+static inline tr_cb_w tr_cb_make(tt_ctx *wc, uint64_t seed, int cin, int cout, int k, int stride, int groups) {
+    tr_cb_w u;
+    int64_t ws[4];
+    ws[0] = cout; ws[1] = cin / groups; ws[2] = k; ws[3] = k;
+    u.k = k; u.stride = stride; u.groups = groups;
+    u.w = tu_param(wc, seed, 4, ws, 1.0f / sqrtf((float)(cin / groups * k * k)), 0.0f);
+    u.b = tu_param1(wc, seed + 1, cout, 0.1f, 0.0f);
+    return u;
+}
+
+/* The unit, then ReLU6 (relu6 != 0). */
+static inline tt_tensor *tr_cb(tt_ctx *c, tt_tensor *x, const tr_cb_w *u, int relu6) {
+    x = tt_conv2d(c, x, u->w, u->b, u->stride, u->k / 2, 1, u->groups);
+    return relu6 ? tt_clamp(c, x, 0.0f, 6.0f) : x;
+}
+
+/* On [2,3,32,32]: a stem (3x3, stride 2, 32 channels), three inverted residual blocks (1x1
+   expand, depthwise, 1x1 project; the second adds its input) to [2,56,8,8], a last 1x1 to 136
+   channels, average pooling and a linear layer. Channel counts not multiples of 16 and the
+   depthwise sizes (3x3 and 5x5 stride 2) reach every case of the channels-last kernels; the
+   1x1 products are large enough for the packed GEMM (tinytrace's layout pass keeps the blocks
+   channels-last). 21 nodes. */
+typedef struct tr_mbv2_w { tr_cb_w stem, a_dw, a_pj, b_ex, b_dw, b_pj, c_ex, c_dw, c_pj, last; tt_tensor *fw, *fb; } tr_mbv2_w;
+
+static inline tr_mbv2_w tr_mbv2_make(tt_ctx *wc, uint64_t seed) {
+    tr_mbv2_w w;
+    w.stem = tr_cb_make(wc, seed, 3, 32, 3, 2, 1);
+    w.a_dw = tr_cb_make(wc, seed + 10, 32, 32, 3, 1, 32);
+    w.a_pj = tr_cb_make(wc, seed + 20, 32, 40, 1, 1, 1);
+    w.b_ex = tr_cb_make(wc, seed + 30, 40, 120, 1, 1, 1);
+    w.b_dw = tr_cb_make(wc, seed + 40, 120, 120, 3, 1, 120);
+    w.b_pj = tr_cb_make(wc, seed + 50, 120, 40, 1, 1, 1);
+    w.c_ex = tr_cb_make(wc, seed + 60, 40, 120, 1, 1, 1);
+    w.c_dw = tr_cb_make(wc, seed + 70, 120, 120, 5, 2, 120);
+    w.c_pj = tr_cb_make(wc, seed + 80, 120, 56, 1, 1, 1);
+    w.last = tr_cb_make(wc, seed + 90, 56, 136, 1, 1, 1);
+    w.fw = tu_param2(wc, seed + 100, 10, 136, 0.1f);
+    w.fb = tu_param1(wc, seed + 101, 10, 0.1f, 0.0f);
+    return w;
+}
+
+static inline tt_tensor *tr_mbv2_fwd(tt_ctx *c, tt_tensor *x, const tr_mbv2_w *w) {
+    x = tr_cb(c, x, &w->stem, 1);                                          /* [2,32,16,16] */
+    x = tr_cb(c, tr_cb(c, x, &w->a_dw, 1), &w->a_pj, 0);                  /* [2,40,16,16] */
+    x = tt_add(c, x, tr_cb(c, tr_cb(c, tr_cb(c, x, &w->b_ex, 1), &w->b_dw, 1), &w->b_pj, 0));
+    x = tr_cb(c, tr_cb(c, tr_cb(c, x, &w->c_ex, 1), &w->c_dw, 1), &w->c_pj, 0);   /* [2,56,8,8] */
+    x = tr_cb(c, x, &w->last, 1);                                          /* [2,136,8,8] */
+    x = tt_flatten(c, tt_adaptive_avg_pool2d(c, x, 1, 1), 1, -1);
+    return tt_linear(c, x, w->fw, w->fb);
+}
+static inline tt_tensor *tr_mbv2_apply(tt_ctx *c, tt_tensor *const *xs, const void *w) {
+    return tr_mbv2_fwd(c, xs[0], (const tr_mbv2_w *)w);
 }
 
 /* ---- passes: small graphs with known node counts -------------------------------------------- */
