@@ -32,7 +32,8 @@
      >>ewise        unary, binary, comparison, logical, where, cast; vectorizable exp/tanh
      >>reduce       sum, mean, max, min, prod, argmax, var, softmax, norms
      >>linalg       matmul (torch.matmul semantics), linear
-     >>conv         conv2d/conv1d (direct by bands, im2col + GEMM, Winograd), pooling, upsampling
+     >>conv         conv2d/conv1d (direct by bands, im2col + GEMM, Winograd, channels-last),
+                    pooling, upsampling
      >>shape        concat, stack, split, pad, gather, embedding, tile, ...
      >>attention    scaled dot-product attention (flash-style tiles)
      >>kernels      the kernel table of each ISA (AVX-512, AVX2, NEON, plain C)
@@ -42,7 +43,8 @@
      >>passes       freeze, constant folding, simplification, BN folding, CSE, DCE, in run order
      >>fuse         elementwise fusion: groups, micro-op programs, epilogue heads
      >>plan         the memory plan: lifetimes, in-place reuse, offsets in one arena
-     >>exec         bind and run; the CPU backend; the fused-program interpreter
+     >>exec         bind and run; the CPU backend and its layout pass; the fused-program
+                    interpreter
      >>check        tt_graph_check: compiled against eager, node by node
      >>tools        tt_graph_str, Graphviz, the per-pass dump, tt_trace, the compile cache
      >>files        graph files (.ttg): save, load and check every byte; CRC-32C; whole files
@@ -3486,12 +3488,47 @@ static void tt__broadcast_strides(const tt_tensor *x, int ndim, const int64_t *s
     }
 }
 
+/* Is t a 4-D tensor in channels-last order (strides [H*W*C, 1, W*C, C]: a compiled graph's
+   layout pass keeps some values so)? (Not when it has one channel or one pixel: then
+   both orders are the same bytes, and it counts as contiguous.) */
+static bool tt__is_channels_last(const tt_tensor *t) {
+    int64_t C, HW;
+    if (t->ndim != 4) return false;
+    C = t->shape[1];
+    HW = t->shape[2] * t->shape[3];
+    return C > 1 && HW > 1 && t->stride[1] == 1 && t->stride[3] == C && t->stride[2] == t->shape[3] * C &&
+           t->stride[0] == HW * C;
+}
+
+/* dst = src for f32 [N, C, H, W] tensors of which one is channels-last and the other
+   contiguous (the layout pass's conversions), one image row (C x W floats, in L1) at a time:
+   the strided loop would walk a whole image per channel. False (nothing done) otherwise. */
+static bool tt__copy_layout(tt_tensor *dst, const tt_tensor *src) {
+    bool to_last = tt__is_channels_last(dst) && tt_is_contiguous(src);
+    int64_t C = dst->shape[1], H = dst->shape[2], W = dst->shape[3], row, c, w;
+    float *d = (float *)tt__ptr(dst);
+    const float *s = (const float *)tt__ptr(src);
+    if (dst->dtype != TT_F32 || src->dtype != TT_F32 || !(to_last || (tt__is_channels_last(src) && tt_is_contiguous(dst))))
+        return false;
+    for (row = 0; row < dst->shape[0] * H; row++) {    /* (image, h) */
+        const float *first = s + (to_last ? row / H * C * H * W + row % H * W : row * W * C);
+        float *out = d + (to_last ? row * W * C : row / H * C * H * W + row % H * W);
+        for (c = 0; c < C; c++)
+            for (w = 0; w < W; w++) {
+                if (to_last) out[w * C + c] = first[c * H * W + w];
+                else out[c * H * W + w] = first[w * C + c];
+            }
+    }
+    return true;
+}
+
 /* Copies src into dst element by element (same shape; dtypes may differ: converted). */
 static void tt__copy_into(tt_tensor *dst, const tt_tensor *src) {
     tt__loop L;
     const int64_t *strides[2];
     int64_t offsets[2], r, i;
     size_t es = tt_dtype_size(dst->dtype);
+    if (tt__copy_layout(dst, src)) return;
     strides[0] = dst->stride; strides[1] = src->stride;
     offsets[0] = dst->offset; offsets[1] = src->offset;
     tt__loop_init(&L, dst->ndim, dst->shape, 2, strides, offsets);
@@ -5570,7 +5607,8 @@ TT_API tt_tensor *tt_linear(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_ten
 }
 
 /* ==========================================================================
- * >>conv   conv2d/conv1d (direct by bands, im2col + GEMM, Winograd), pooling, upsampling
+ * >>conv   conv2d/conv1d (direct by bands, im2col + GEMM, Winograd, channels-last), pooling,
+ *          upsampling
  *
  * Convolution unrolls, per image and group, every receptive field into a column of a
  * [Cin/groups*kh*kw, OH*OW] matrix (im2col; zeros where the window hangs over the
@@ -5581,8 +5619,9 @@ TT_API tt_tensor *tt_linear(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_ten
  * the same products in the same order as the GEMM from zero-padded copies of the input
  * rows, without the column matrix. Both work on bands of output rows (see the bands
  * below). Graphs compiled in TT_MODE_MAX_AUTOTUNE run large 3x3 stride-1 convolutions by
- * Winograd F(2x2, 3x3), the one path that is not eager's bits. conv1d is conv2d on a
- * height-1 image.
+ * Winograd F(2x2, 3x3), the one path that is not eager's bits. Depthwise and 1x1
+ * convolutions also run on channels-last data, where a graph's layout pass keeps it (its
+ * kernels after the bands). conv1d is conv2d on a height-1 image.
  * ========================================================================== */
 
 /* Work on independent planes (one image channel each), a few planes per task: the tasks
@@ -5891,17 +5930,6 @@ static bool tt__depthwise_by_bands(tt_ctx *ctx, const char *name, const tt__conv
    convolution reads and writes such values, the kernels below run on them with vectors over
    the channels: depthwise with no bands and no copies, pointwise as one GEMM over every pixel.
    Each gives the bits of eager's channels-first kernel (same sums in the same order). */
-
-/* Is t a 4-D tensor in channels-last order? (Not when it has one channel or one pixel: then
-   both orders are the same bytes, and it counts as contiguous.) */
-static bool tt__is_channels_last(const tt_tensor *t) {
-    int64_t C, HW;
-    if (t->ndim != 4) return false;
-    C = t->shape[1];
-    HW = t->shape[2] * t->shape[3];
-    return C > 1 && HW > 1 && t->stride[1] == 1 && t->stride[3] == C && t->stride[2] == t->shape[3] * C &&
-           t->stride[0] == HW * C;
-}
 
 /* A depthwise kernel's taps in registers or on the stack: up to 8x8. */
 #define TT__DW_NHWC_MAX_TAPS 64
@@ -9898,7 +9926,8 @@ static void tt__rt_planned(tt_graph *g, int v) {
 }
 
 /* ==========================================================================
- * >>exec   running a graph: bind, run, the CPU backend, the fused-program interpreter
+ * >>exec   running a graph: bind, run, the CPU backend (its layout pass), the fused-program
+ *          interpreter
  * ========================================================================== */
 
 /* One fused node's run: the program over the tasks of the output shape. */
