@@ -2089,9 +2089,9 @@ typedef struct tt__kernels {
     tt__conv_tile_fn conv_tile;          /* NULL: convolutions take im2col + GEMM */
     /* the taps of a depthwise band in registers (>>conv); NULL: one pass over the band per tap */
     void         (*dw_taps)(float *y, const float *phases, const int64_t *tap, const float *w, int64_t taps, int64_t len);
-    /* one output pixel of a channels-last depthwise convolution, every channel (>>conv) */
-    void         (*dw_nhwc_pixel)(float *y, const float *const *x, const float *w, int64_t taps, int64_t C,
-                                  const struct tt__epilogue *e);
+    /* n output pixels of a channels-last depthwise convolution, every channel (>>conv) */
+    void         (*dw_nhwc_pixels)(float *y, const float *const *x, int64_t n, const float *w, int64_t taps, int64_t C,
+                                   const struct tt__epilogue *e);
     void         (*unary_chunk)(int op, float *y, const float *x, int64_t n, float p0, float p1);
     void         (*binary_chunk)(int op, float *y, const float *a, const float *b, int64_t n);
     void         (*pair_chunk)(int op, int op2, int swap, float *y, const float *a, const float *b, const float *c,
@@ -5931,16 +5931,18 @@ static bool tt__depthwise_by_bands(tt_ctx *ctx, const char *name, const tt__conv
    the channels: depthwise with no bands and no copies, pointwise as one GEMM over every pixel.
    Each gives the bits of eager's channels-first kernel (same sums in the same order). */
 
-/* A depthwise kernel's taps in registers or on the stack: up to 8x8. */
+/* A depthwise kernel's taps: up to 8x8. A row's pixels go to the kernels in runs whose tap
+   pointers fill TT__DW_NHWC_PTRS (2 KB of stack). */
 #define TT__DW_NHWC_MAX_TAPS 64
+#define TT__DW_NHWC_PTRS     256
 
 /* One output pixel of a channels-last depthwise convolution, all C channels: y = 0 + w[0] *
    x[0], then + w[k] * x[k] for the taps in (kh, kw) order (w as [taps][C]; x[k]: the tap's
    input pixel, or zeros over the padding), then the epilogue (bias per channel, ReLU or
    clamp). The expressions of the bands' tt__tap_set and tt__tap_mul_add, so each output has
    the bits of tt__depthwise_by_bands on every ISA whose table runs these twins. */
-TT__INLINE void tt__dw_nhwc_pixel_body(float *TT__RESTRICT y, const float *const *x, const float *TT__RESTRICT w,
-                                       int64_t taps, int64_t C, const struct tt__epilogue *e) {
+TT__INLINE void tt__dw_nhwc_pixel(float *TT__RESTRICT y, const float *const *x, const float *TT__RESTRICT w,
+                                  int64_t taps, int64_t C, const struct tt__epilogue *e) {
     const float *TT__RESTRICT x0 = x[0];
     int64_t k;
     TT__EACH(C, y[i] = 0.0f + w[i] * x0[i]);
@@ -5950,45 +5952,75 @@ TT__INLINE void tt__dw_nhwc_pixel_body(float *TT__RESTRICT y, const float *const
     }
     if (e) tt__epilogue_row(e, y, 0, 0, C);
 }
+
+/* n pixels in a row (y: n * C floats; x: taps pointers per pixel). */
+TT__INLINE void tt__dw_nhwc_pixels_body(float *y, const float *const *x, int64_t n, const float *w, int64_t taps, int64_t C,
+                                        const struct tt__epilogue *e) {
+    int64_t p;
+    for (p = 0; p < n; p++) tt__dw_nhwc_pixel(y + p * C, x + p * taps, w, taps, C, e);
+}
 #define TT__DW_NHWC_PARAMS \
-    (float *TT__RESTRICT y, const float *const *x, const float *TT__RESTRICT w, int64_t taps, int64_t C, const struct tt__epilogue *e)
-TT__VECTORIZE static void tt__dw_nhwc_pixel_ref TT__DW_NHWC_PARAMS { tt__dw_nhwc_pixel_body(y, x, w, taps, C, e); }
-TT__IF_AVX2(TT__VECTORIZE TT__TARGET_AVX2 static void tt__dw_nhwc_pixel_avx2 TT__DW_NHWC_PARAMS {
-    tt__dw_nhwc_pixel_body(y, x, w, taps, C, e);
+    (float *y, const float *const *x, int64_t n, const float *w, int64_t taps, int64_t C, const struct tt__epilogue *e)
+TT__VECTORIZE static void tt__dw_nhwc_pixels_ref TT__DW_NHWC_PARAMS { tt__dw_nhwc_pixels_body(y, x, n, w, taps, C, e); }
+TT__IF_AVX2(TT__VECTORIZE TT__TARGET_AVX2 static void tt__dw_nhwc_pixels_avx2 TT__DW_NHWC_PARAMS {
+    tt__dw_nhwc_pixels_body(y, x, n, w, taps, C, e);
 })
-#undef TT__DW_NHWC_PARAMS
 
 #if TT__SIMD_AVX512
-/* The AVX-512 table's own (not the C twin): 64 channels at a time in 4 zmm registers through all the taps,
-   with tt__dw_taps_avx512's intrinsics (a product, then a sum), so that it rounds as that
-   kernel does with every compiler (GCC contracts both into FMAs in GNU modes, clang neither). */
-#define TT__DWN_STEP(a, off) a = _mm512_add_ps(a, _mm512_mul_ps(_mm512_loadu_ps(wk + off), _mm512_loadu_ps(xk + off)))
-TT__TARGET_AVX512 static void tt__dw_nhwc_pixel_avx512(float *y, const float *const *x, const float *w, int64_t taps,
-                                                       int64_t C, const struct tt__epilogue *e) {
-    int64_t c0 = 0, k;
-    for (; c0 + 64 <= C; c0 += 64) {
-        __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-        for (k = 0; k < taps; k++) {
-            const float *xk = x[k] + c0, *wk = w + k * C + c0;
-            TT__DWN_STEP(a0, 0); TT__DWN_STEP(a1, 16); TT__DWN_STEP(a2, 32); TT__DWN_STEP(a3, 48);
+/* The AVX-512 table's own (not the C twin), with tt__dw_taps_avx512's intrinsics (a product,
+   then a sum), so that it rounds as that kernel does with every compiler (GCC contracts both
+   into FMAs in GNU modes, clang neither). The channels go 16 at a time (the last ones masked).
+   3x3 kernels: the 9 weights of 16 channels stay in registers while the run's pixels go by,
+   two at a time, so each product loads only its input (the loads were the limit). Others: a
+   pixel at a time, all its taps. */
+#define TT__DWN_MASK(c0) (C - (c0) >= 16 ? (__mmask16)0xFFFFu : (__mmask16)((1u << (unsigned)(C - (c0))) - 1u))
+#define TT__DWN_LOAD(p, c0) _mm512_maskz_loadu_ps(m, (p) + (c0))
+#define TT__DWN_TAP(k) \
+    a = _mm512_add_ps(a, _mm512_mul_ps(w##k, TT__DWN_LOAD(xa[k], c0))); \
+    b = _mm512_add_ps(b, _mm512_mul_ps(w##k, TT__DWN_LOAD(xb[k], c0)))
+TT__TARGET_AVX512 static void tt__dw_nhwc_3x3_avx512(float *y, const float *const *x, int64_t n, const float *w, int64_t C) {
+    int64_t c0, p;
+    for (c0 = 0; c0 < C; c0 += 16) {
+        __mmask16 m = TT__DWN_MASK(c0);
+        __m512 w0 = TT__DWN_LOAD(w, c0), w1 = TT__DWN_LOAD(w + C, c0), w2 = TT__DWN_LOAD(w + 2 * C, c0);
+        __m512 w3 = TT__DWN_LOAD(w + 3 * C, c0), w4 = TT__DWN_LOAD(w + 4 * C, c0), w5 = TT__DWN_LOAD(w + 5 * C, c0);
+        __m512 w6 = TT__DWN_LOAD(w + 6 * C, c0), w7 = TT__DWN_LOAD(w + 7 * C, c0), w8 = TT__DWN_LOAD(w + 8 * C, c0);
+        for (p = 0; p < n; p += 2) {                   /* an odd run's last pixel: computed twice */
+            const float *const *xa = x + p * 9, *const *xb = x + tt__min64(p + 1, n - 1) * 9;
+            __m512 a = _mm512_setzero_ps(), b = a;
+            TT__DWN_TAP(0); TT__DWN_TAP(1); TT__DWN_TAP(2); TT__DWN_TAP(3); TT__DWN_TAP(4);
+            TT__DWN_TAP(5); TT__DWN_TAP(6); TT__DWN_TAP(7); TT__DWN_TAP(8);
+            _mm512_mask_storeu_ps(y + p * C + c0, m, a);
+            if (p + 1 < n) _mm512_mask_storeu_ps(y + (p + 1) * C + c0, m, b);
         }
-        _mm512_storeu_ps(y + c0, a0); _mm512_storeu_ps(y + c0 + 16, a1);
-        _mm512_storeu_ps(y + c0 + 32, a2); _mm512_storeu_ps(y + c0 + 48, a3);
     }
-    for (; c0 < C; c0 += 16) {                         /* the last channels: 16 at a time, masked */
-        __mmask16 m = C - c0 >= 16 ? (__mmask16)0xFFFFu : (__mmask16)((1u << (unsigned)(C - c0)) - 1u);
+}
+#undef TT__DWN_TAP
+
+TT__TARGET_AVX512 static void tt__dw_nhwc_sums_avx512(float *y, const float *const *x, const float *w, int64_t taps,
+                                                      int64_t C) {
+    int64_t c0, k;
+    for (c0 = 0; c0 < C; c0 += 16) {
+        __mmask16 m = TT__DWN_MASK(c0);
         __m512 a = _mm512_setzero_ps();
-        for (k = 0; k < taps; k++)
-            a = _mm512_add_ps(a, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, w + k * C + c0), _mm512_maskz_loadu_ps(m, x[k] + c0)));
+        for (k = 0; k < taps; k++) a = _mm512_add_ps(a, _mm512_mul_ps(TT__DWN_LOAD(w + k * C, c0), TT__DWN_LOAD(x[k], c0)));
         _mm512_mask_storeu_ps(y + c0, m, a);
     }
-    if (e) tt__epilogue_row(e, y, 0, 0, C);
 }
-#undef TT__DWN_STEP
+
+TT__TARGET_AVX512 static void tt__dw_nhwc_pixels_avx512(float *y, const float *const *x, int64_t n, const float *w,
+                                                        int64_t taps, int64_t C, const struct tt__epilogue *e) {
+    int64_t p;
+    if (taps == 9) tt__dw_nhwc_3x3_avx512(y, x, n, w, C);
+    else for (p = 0; p < n; p++) tt__dw_nhwc_sums_avx512(y + p * C, x + p * taps, w, taps, C);
+    for (p = 0; p < n && e; p++) tt__epilogue_row(e, y + p * C, 0, 0, C);
+}
+#undef TT__DWN_MASK
+#undef TT__DWN_LOAD
 #endif
 
 /* A channels-last depthwise convolution: its weights as [taps][C], C zeros for the taps over
-   the padding. A unit is an output row (image, oh). */
+   the padding. A unit is an output row (image, oh), in runs of pixels. */
 typedef struct tt__dw_nhwc_job {
     const tt__conv_job *conv;
     const float        *wt, *zeros;
@@ -5998,20 +6030,22 @@ typedef struct tt__dw_nhwc_job {
 static void tt__dw_nhwc_row(const void *arg, int64_t row) {
     const tt__dw_nhwc_job *d = (const tt__dw_nhwc_job *)arg;
     const tt__conv_job *j = d->conv;
-    const float *x[TT__DW_NHWC_MAX_TAPS];
+    const float *x[TT__DW_NHWC_PTRS];
     const tt__epilogue *ep = tt__epilogue_or_null(&d->ep);
-    int64_t img = row / j->OH, oh = row % j->OH, C = j->C, ow, kh, kw;
+    int64_t img = row / j->OH, oh = row % j->OH, C = j->C, taps = j->KH * j->KW, run = TT__DW_NHWC_PTRS / taps;
+    int64_t ow0, ow, kh, kw;
     float *y = j->y + row * j->OW * C;
-    for (ow = 0; ow < j->OW; ow++, y += C) {
-        int k = 0;
-        for (kh = 0; kh < j->KH; kh++)
-            for (kw = 0; kw < j->KW; kw++) {
-                int64_t ih = oh * j->p.stride[0] - j->p.padding[0] + kh * j->p.dilation[0];
-                int64_t iw = ow * j->p.stride[1] - j->p.padding[1] + kw * j->p.dilation[1];
-                bool inside = ih >= 0 && ih < j->H && iw >= 0 && iw < j->W;
-                x[k++] = inside ? j->x + ((img * j->H + ih) * j->W + iw) * C : d->zeros;
-            }
-        j->kt->dw_nhwc_pixel(y, x, d->wt, j->KH * j->KW, C, ep);
+    for (ow0 = 0; ow0 < j->OW; ow0 += run) {
+        int64_t n = tt__min64(run, j->OW - ow0), k = 0;
+        for (ow = ow0; ow < ow0 + n; ow++)
+            for (kh = 0; kh < j->KH; kh++)
+                for (kw = 0; kw < j->KW; kw++) {
+                    int64_t ih = oh * j->p.stride[0] - j->p.padding[0] + kh * j->p.dilation[0];
+                    int64_t iw = ow * j->p.stride[1] - j->p.padding[1] + kw * j->p.dilation[1];
+                    bool inside = ih >= 0 && ih < j->H && iw >= 0 && iw < j->W;
+                    x[k++] = inside ? j->x + ((img * j->H + ih) * j->W + iw) * C : d->zeros;
+                }
+        j->kt->dw_nhwc_pixels(y + ow0 * C, x, n, d->wt, taps, C, ep);
     }
 }
 
@@ -8386,27 +8420,27 @@ TT_API tt_tensor *tt_scaled_dot_product_attention(tt_ctx *ctx, tt_tensor *q, tt_
     tt__epilogue_block##suffix
 
 /* isa, MR, NR, micro-kernel, narrow kernels, A packer, run copy, conv tile, depthwise taps,
-   channels-last depthwise pixel, twins */
+   channels-last depthwise pixels, twins */
 static const tt__kernels tt__kernels_ref = {
     TT__ISA_SCALAR, TT__MR_REF, TT__NR_REF, tt__ukernel_ref, NULL, NULL, NULL, tt__copy_run_ref, tt__conv_tile_ref, NULL,
-    tt__dw_nhwc_pixel_ref, TT__TWIN_KERNELS(_ref)
+    tt__dw_nhwc_pixels_ref, TT__TWIN_KERNELS(_ref)
 };
 #if TT__SIMD_NEON
 static const tt__kernels tt__kernels_neon = {
-    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, NULL, tt__copy_run_ref, NULL, NULL, tt__dw_nhwc_pixel_ref,
+    TT__ISA_NEON, 6, 16, tt__ukernel_neon, NULL, NULL, NULL, tt__copy_run_ref, NULL, NULL, tt__dw_nhwc_pixels_ref,
     TT__TWIN_KERNELS(_ref)             /* the compiler vectorizes the plain C with NEON, aarch64's baseline */
 };
 #endif
 #if TT__SIMD_AVX2
 static const tt__kernels tt__kernels_avx2 = {
     TT__ISA_AVX2, 6, 16, tt__ukernel_avx2, NULL, NULL, NULL, tt__copy_run_ref, tt__conv_tile_avx2, NULL,
-    tt__dw_nhwc_pixel_avx2, TT__TWIN_KERNELS(_avx2)
+    tt__dw_nhwc_pixels_avx2, TT__TWIN_KERNELS(_avx2)
 };
 #endif
 #if TT__SIMD_AVX512
 static const tt__kernels tt__kernels_avx512 = {
     TT__ISA_AVX512, 8, 48, tt__ukernel_avx512, tt__ukernel_avx512_16, tt__ukernel_avx512_32,
-    tt__pack_a_rows_avx512, tt__copy_run_avx512, tt__conv_tile_avx512, tt__dw_taps_avx512, tt__dw_nhwc_pixel_avx512,
+    tt__pack_a_rows_avx512, tt__copy_run_avx512, tt__conv_tile_avx512, tt__dw_taps_avx512, tt__dw_nhwc_pixels_avx512,
     TT__TWIN_KERNELS(_avx512)
 };
 #endif
