@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.10.1 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.11.0 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -93,6 +93,13 @@
      cache-blocked SGEMM; attention is flash-style (one score tile per thread).
 
    RECENT CHANGES
+     0.11.0 channels-last layouts: the CPU backend keeps the values between convolutions that
+            have channels-last kernels (depthwise; 1x1 where eager's GEMM is packed) in NHWC
+            order during runs, with a depthwise kernel over channels (AVX-512: a 3x3's weights
+            in registers) and each 1x1 as one GEMM over every pixel (its weight packed as B);
+            other convolutions reach them through a copy, fused programs run over [N, H, W, C].
+            Bytes, memory plan, graph files, export and GPU unchanged; outputs bitwise those
+            of 0.10.1. GPU: the micro-op interpreter runs 4 elements per thread.
      0.10.1 convolution speed, continued: graphs pack constant convolution weights once as
             the SGEMM's A (Winograd's transformed weights too); a clamp after a convolution or
             linear (ReLU6) runs in the kernel's epilogue where it has one, and the epilogue is
@@ -158,9 +165,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  10
-#define TT_VERSION_PATCH  1
-#define TT_VERSION_STRING "0.10.1"
+#define TT_VERSION_MINOR  11
+#define TT_VERSION_PATCH  0
+#define TT_VERSION_STRING "0.11.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */
@@ -3505,11 +3512,14 @@ static bool tt__is_channels_last(const tt_tensor *t) {
    the strided loop would walk a whole image per channel. False (nothing done) otherwise. */
 static bool tt__copy_layout(tt_tensor *dst, const tt_tensor *src) {
     bool to_last = tt__is_channels_last(dst) && tt_is_contiguous(src);
-    int64_t C = dst->shape[1], H = dst->shape[2], W = dst->shape[3], row, c, w;
+    int64_t C, H, W, row, c, w;
     float *d = (float *)tt__ptr(dst);
     const float *s = (const float *)tt__ptr(src);
     if (dst->dtype != TT_F32 || src->dtype != TT_F32 || !(to_last || (tt__is_channels_last(src) && tt_is_contiguous(dst))))
         return false;
+    C = dst->shape[1];
+    H = dst->shape[2];
+    W = dst->shape[3];
     for (row = 0; row < dst->shape[0] * H; row++) {    /* (image, h) */
         const float *first = s + (to_last ? row / H * C * H * W + row % H * W : row * W * C);
         float *out = d + (to_last ? row * W * C : row / H * C * H * W + row % H * W);
@@ -6648,9 +6658,9 @@ static bool tt__conv_is_pointwise(const tt__conv_job *j) {
 
 /* Does the channels-last pointwise GEMM take convolution j over N images: a 1x1 convolution
    of stride 1 (groups 1) whose channels-first GEMM per image takes the packed path in eager
-   mode, as the swapped one does? Then both sum each output over the same k blocks, each a
-   chain of fused multiply-adds from 0 in the same order (a*b = b*a), with the same epilogue:
-   the same bits. Elsewhere eager's direct loops sum in another order. */
+   mode, as the swapped one does? Then both sum each output over the same k blocks, each by the
+   same micro-kernel arithmetic in the same k order (a*b = b*a), with the same epilogue: the
+   same bits. Elsewhere eager's direct loops sum in another order. */
 static bool tt__pointwise_nhwc_applies(const tt__conv_job *j, int64_t N) {
     int64_t hw = j->OH * j->OW;
     return j->p.groups == 1 && tt__conv_is_pointwise(j) && tt__gemm_is_packed(j->kt, j->O, hw, j->C) &&
@@ -10230,10 +10240,24 @@ static void tt__layout_settle(const tt_graph *g, bool *cl) {
     }
 }
 
+/* Does some convolution of g have a channels-last kernel? (Else the pass allocates nothing:
+   a graph loaded into a user's buffer keeps those bytes.) */
+static bool tt__layout_has_native(const tt_graph *g) {
+    int p;
+    for (p = 0; p < g->n_order; p++) {
+        tt__layout_conv lc;
+        if (tt__layout_conv_of(g, &g->tape.nodes[g->order[p]], &lc) && lc.native) return true;
+    }
+    return false;
+}
+
 static void tt__cpu_plan_layouts(tt_graph *g) {
     int nv = g->tape.n_values, v, k, chosen = 0;
-    bool *cl = (bool *)tt__galloc(g, sizeof(bool) * (size_t)nv * 2), *ok;
-    int *votes = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 2);
+    bool *cl, *ok;
+    int *votes;
+    if (!tt__layout_has_native(g)) return;
+    cl = (bool *)tt__galloc(g, sizeof(bool) * (size_t)nv * 2);
+    votes = (int *)tt__galloc(g, sizeof(int) * (size_t)nv * 2);
     if (!cl || !votes) {                               /* no memory: every value stays channels-first */
         tt__heap_free(&g->tape.alloc, cl);
         tt__heap_free(&g->tape.alloc, votes);
