@@ -223,7 +223,7 @@ __device__ __forceinline__ void ttc_unary(int op, const float *in, float *out, f
     (void)p1;
     switch (op) {
     TT__UNARY_OPS(TTC_UNARY_CASE, _)
-    default: break;
+    default: for (e = 0; e < TTC_PROGRAM_ELEMS; e++) out[e] = in[e]; break;
     }
 }
 #undef TTC_UNARY_CASE
@@ -239,7 +239,7 @@ __device__ __forceinline__ void ttc_binary(int op, const float *in_a, const floa
     int e;
     switch (op) {
     TT__BINARY_OPS(TTC_BINARY_CASE, _)
-    default: break;
+    default: for (e = 0; e < TTC_PROGRAM_ELEMS; e++) out[e] = in_a[e]; break;
     }
 }
 #undef TTC_BINARY_CASE
@@ -1151,7 +1151,8 @@ static bool ttc_launch_program(tt_graph *g, const ttc_prog *pg, tt_tensor *const
         a.out[k] = ttc_ptr(g, &g->rt[outs[k]]);
         a.out_dtype[k] = g->rt[outs[k]].dtype;
     }
-    TTC_LAUNCH(ttc_k_program, ttc_blocks((a.shape.numel + TTC_PROGRAM_ELEMS - 1) / TTC_PROGRAM_ELEMS), TTC_THREADS, ttc_of(g)->stream, a);
+    TTC_LAUNCH(ttc_k_program, ttc_blocks((a.shape.numel + TTC_PROGRAM_ELEMS - 1) / TTC_PROGRAM_ELEMS), TTC_THREADS,
+               ttc_of(g)->stream, a);
     return ttc_launched(g, "the elementwise program kernel");
 }
 
