@@ -6040,20 +6040,22 @@ typedef struct tt__dw_nhwc_job {
 static void tt__dw_nhwc_row(const void *arg, int64_t row) {
     const tt__dw_nhwc_job *d = (const tt__dw_nhwc_job *)arg;
     const tt__conv_job *j = d->conv;
-    const float *x[TT__DW_NHWC_PTRS];
+    const float *x[TT__DW_NHWC_PTRS], *rows[TT__DW_NHWC_MAX_TAPS];
     const tt__epilogue *ep = tt__epilogue_or_null(&d->ep);
     int64_t img = row / j->OH, oh = row % j->OH, C = j->C, taps = j->KH * j->KW, run = TT__DW_NHWC_PTRS / taps;
     int64_t ow0, ow, kh, kw;
     float *y = j->y + row * j->OW * C;
+    for (kh = 0; kh < j->KH; kh++) {                   /* the input rows of the taps (NULL: padding) */
+        int64_t ih = oh * j->p.stride[0] - j->p.padding[0] + kh * j->p.dilation[0];
+        rows[kh] = ih >= 0 && ih < j->H ? j->x + (img * j->H + ih) * j->W * C : NULL;
+    }
     for (ow0 = 0; ow0 < j->OW; ow0 += run) {
         int64_t n = tt__min64(run, j->OW - ow0), k = 0;
         for (ow = ow0; ow < ow0 + n; ow++)
             for (kh = 0; kh < j->KH; kh++)
                 for (kw = 0; kw < j->KW; kw++) {
-                    int64_t ih = oh * j->p.stride[0] - j->p.padding[0] + kh * j->p.dilation[0];
                     int64_t iw = ow * j->p.stride[1] - j->p.padding[1] + kw * j->p.dilation[1];
-                    bool inside = ih >= 0 && ih < j->H && iw >= 0 && iw < j->W;
-                    x[k++] = inside ? j->x + ((img * j->H + ih) * j->W + iw) * C : d->zeros;
+                    x[k++] = rows[kh] && iw >= 0 && iw < j->W ? rows[kh] + iw * C : d->zeros;
                 }
         j->kt->dw_nhwc_pixels(y + ow0 * C, x, n, d->wt, taps, C, ep);
     }
