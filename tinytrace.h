@@ -6051,6 +6051,12 @@ static void tt__dw_nhwc_row(const void *arg, int64_t row) {
     }
     for (ow0 = 0; ow0 < j->OW; ow0 += run) {
         int64_t n = tt__min64(run, j->OW - ow0), k = 0;
+        const float *last = rows[j->KH - 1];
+        if (last) {                                    /* the input row this output row is the first to read */
+            int64_t a = tt__max64(0, ow0 * j->p.stride[1] - j->p.padding[1]) * C;
+            int64_t b = tt__min64(j->W, (ow0 + n - 1) * j->p.stride[1] - j->p.padding[1] + (j->KW - 1) * j->p.dilation[1] + 1) * C;
+            for (; a < b; a += 16) TT__PREFETCH(last + a);
+        }
         for (ow = ow0; ow < ow0 + n; ow++)
             for (kh = 0; kh < j->KH; kh++)
                 for (kw = 0; kw < j->KW; kw++) {
