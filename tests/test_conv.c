@@ -6,6 +6,7 @@
    f32. Max pooling and nearest upsampling only copy values, so they are checked exactly. */
 #include "test_util.h"
 #include "tt_hooks.h"
+#include "zoo_models.h"            /* tr_mbv2_*: MobileNetV2's blocks, small */
 #include <stdio.h>
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -781,6 +782,29 @@ static void test_conv2d_channels_last(void) {
     CV_CHAIN(pooled, 1, 16, 16, 1, TT_MODE_DEFAULT, 2, 850u);
 }
 
+/* The zoo's MobileNetV2 blocks (test_trace.c checks their bits), frozen: 9 values kept
+   channels-last, worked out by hand: the stem's output (read by a depthwise; the stem's 3x3
+   has no channels-last kernel, a tie that goes channels-last), then every value from there to
+   the last 1x1's input (each 1x1's GEMM is packed: 40x256x32 = 327,680 multiply-adds and up),
+   the first block's residual included; not the last 1x1's output, which the pool reads. */
+static void test_conv2d_channels_last_zoo(void) {
+    tt_ctx *c = tu_ctx(), *wc = tu_ctx();
+    int64_t s[4] = {2, 3, 32, 32};
+    tr_mbv2_w w = tr_mbv2_make(wc, 700);
+    tt_tensor *x = tt_randn(c, 7, 4, s), *y;
+    tt_graph *g;
+    CHECK(tt_trace_begin(c) == TT_OK);
+    tt_trace_input(c, x, "x");
+    y = tr_mbv2_apply(c, &x, &w);
+    g = tt_trace_end(c, &y, 1);
+    CHECK(g && tt_graph_compile(g, TT_MODE_DEFAULT, TT_PASS_ALL | TT_PASS_FREEZE) == TT_OK);
+    if (g) CHECK_EQ_INT(tt_hook_channels_last_values(g), 9);
+    tt_graph_destroy(g);
+    CHECK_NO_ERROR(c);
+    tt_ctx_destroy(c);
+    tt_ctx_destroy(wc);
+}
+
 /* ---- pooling ---------------------------------------------------------------------------------- */
 
 /* Reference max (is_max) or average pool with count_include_pad over x [N,C,H,W]. */
@@ -1207,6 +1231,7 @@ TT_TEST_GROUP(conv) = {
     {"conv2d_packed_weight", test_conv2d_packed_weight},
     {"conv2d_clamp_epilogue", test_conv2d_clamp_epilogue},
     {"conv2d_channels_last", test_conv2d_channels_last},
+    {"conv2d_channels_last_zoo", test_conv2d_channels_last_zoo},
     {"conv2d_groups", test_conv2d_groups},
     {"conv2d_depthwise", test_conv2d_depthwise},
     {"conv2d_ex_per_axis", test_conv2d_ex_per_axis},
