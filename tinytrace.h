@@ -5333,7 +5333,7 @@ static void tt__sgemm_col_task(void *arg, int64_t t, int thread) {
     int64_t s0 = t * j->col_step, s1 = tt__min64(j->nc, s0 + j->col_step), s;
     tt__packb_job pb = *j->pb;
     (void)thread;
-    if (j->pb->im) {
+    if (pb.im) {
         tt__pack_b_im2col(j->kt, pb.Bp + s0 * j->kc, pb.im, pb.p0, pb.kc, 0, pb.kc, pb.j0 + s0, s1 - s0);
     } else if (tt__packb_by_cols(&pb)) {
         for (s = s0; s < s1; s += j->kt->nr) tt__pack_b_cols(j->kt->nr, pb.Bp, pb.B, pb.sbn, pb.p0, pb.kc, pb.j0, pb.nc, s);
@@ -6676,7 +6676,8 @@ static bool tt__pointwise_nhwc_applies(const tt__conv_job *j, int64_t N) {
 }
 
 /* The pointwise convolution j on channels-last data: out[N*H*W, O] = x[N*H*W, C] W^T, the
-   weight as B (packed ahead like a linear's, B(k, o) = W[o, k]), the bias per column. */
+   weight as B (packed ahead like a linear's, B(k, o) = W[o, k]), the bias per column. The
+   packed path, as tt__pointwise_nhwc_applies asks (the direct loops only without scratch). */
 static void tt__pointwise_nhwc(tt_ctx *ctx, const tt__conv_job *j, int64_t N) {
     int64_t rows = N * j->OH * j->OW;
     tt__epilogue ep;
@@ -6684,10 +6685,7 @@ static void tt__pointwise_nhwc(tt_ctx *ctx, const tt__conv_job *j, int64_t N) {
     ep.bias_kind = j->b ? TT__BIAS_COLS : TT__BIAS_NONE;
     ep.relu = j->relu;
     ep.clamp = j->clamp;
-    if (tt__sgemm_run(ctx, rows, j->O, j->C, j->x, j->C, 1, j->w, 1, j->C, NULL, NULL, j->w_packed, j->y, 0, 0,
-                      tt__epilogue_or_null(&ep)))
-        return;
-    tt__gemm_pre(ctx, rows, j->O, j->C, j->x, j->C, 1, j->w, 1, j->C, NULL, NULL, j->y, tt__epilogue_or_null(&ep));  /* no scratch */
+    tt__gemm_pre(ctx, rows, j->O, j->C, j->x, j->C, 1, j->w, 1, j->C, NULL, j->w_packed, j->y, tt__epilogue_or_null(&ep));
 }
 
 /* The shape of the convolution call c (weight w, result out) as a job without data: what a
