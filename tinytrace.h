@@ -689,8 +689,9 @@ TT_API const char *tt_safetensors_metadata(const tt_safetensors *st, const char 
    constants, copied into the graph. Tracing needs the heap (not with TT_NO_MALLOC). */
 typedef struct tt_graph tt_graph;
 
-/* Compile modes, as torch.compile's. MAX_AUTOTUNE is DEFAULT plus Winograd F(2x2, 3x3) for
-   large 3x3 stride-1 convolutions: within float rounding of eager, not bitwise (README, Modes). */
+/* Compile modes, as torch.compile's. MAX_AUTOTUNE is DEFAULT plus a choice for each large 3x3
+   stride-1 convolution between direct sums and Winograd F(2x2, 3x3) or F(4x4, 3x3), timed at
+   compile (tt_conv_algo): Winograd is within float rounding of eager, not bitwise (README, Modes). */
 typedef enum tt_mode {
     TT_MODE_DEFAULT          = 0,
     TT_MODE_REDUCE_OVERHEAD  = 1,   /* parameters bound at compile, inputs by tt_graph_bind: a run
@@ -711,6 +712,20 @@ typedef enum tt_pass {
     TT_PASS_FREEZE    = 1u << 16    /* copy the parameters into the graph as constants (torch.jit.freeze):
                                        then they fold, and later changes to them are not seen */
 } tt_pass;
+
+/* How a TT_MODE_MAX_AUTOTUNE compile runs the 3x3 convolutions of stride 1, no dilation and
+   groups 1 (tt_graph_set_conv_algo, before compiling); every other mode sums directly. The
+   choices are saved with the graph (tt_graph_save), so a loaded graph runs the same ones. */
+typedef enum tt_conv_algo {
+    TT_CONV_MEASURED     = 0,       /* the default: those of 16+ channels each side and 16M+ multiply-adds
+                                       are timed by direct sums, F(2x2, 3x3) and F(4x4, 3x3) at compile
+                                       (on its threads), each keeps the fastest; the others sum directly */
+    TT_CONV_RULE         = 1,       /* no timing: F(2x2, 3x3) for the large ones, by a fixed rule measured
+                                       on one machine; the same choice everywhere */
+    TT_CONV_DIRECT       = 2,       /* all by direct sums: eager's bits */
+    TT_CONV_WINOGRAD_2X2 = 3,       /* all by F(2x2, 3x3), whatever their size (tests, studies) */
+    TT_CONV_WINOGRAD_4X4 = 4        /* all by F(4x4, 3x3) */
+} tt_conv_algo;
 
 /* Debug switches (tt_graph_set_debug). */
 typedef enum tt_debug {
@@ -736,6 +751,8 @@ typedef struct tt_graph_stats {
     int    fused_nodes;             /* fused elementwise nodes */
     int    fused_ops;               /* ops inside them (longest chain: max_fused_ops) */
     int    max_fused_ops;
+    int    winograd_2x2;            /* convolutions that run by Winograd F(2x2, 3x3) (TT_MODE_MAX_AUTOTUNE) */
+    int    winograd_4x4;            /* ... by F(4x4, 3x3) */
     int    n_passes;                /* the passes the last compile ran (const_fold may run twice) */
     tt_pass_stat passes[12];
     const char *isa;                /* the ISA its kernels run: the tracing context's (tt_ctx_isa) */
@@ -779,6 +796,9 @@ TT_API const char *tt_graph_warning(const tt_graph *g, int i);
 TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g);
 /* TT_DEBUG_* bits: with POISON, a wrong memory plan shows up as NaN in the outputs. */
 TT_API void        tt_graph_set_debug(tt_graph *g, unsigned flags);
+/* The choice of convolution algorithms of the next TT_MODE_MAX_AUTOTUNE compile (TT_CONV_MEASURED
+   unless set). TT_ERR_ARG for an unknown value. */
+TT_API tt_status   tt_graph_set_conv_algo(tt_graph *g, tt_conv_algo algo);
 /* What tt_graph_check found. */
 typedef struct tt_check_report {
     bool        ok;                 /* every compared value within tolerance */
@@ -947,6 +967,7 @@ TT_API void        tt_graph_print(const tt_graph *g);
 #include <math.h>
 #include <stdarg.h>
 #include <float.h>
+#include <time.h>                      /* TT_MODE_MAX_AUTOTUNE's timings */
 #ifndef TT_NO_STDIO
 #include <stdio.h>
 #endif
@@ -1298,6 +1319,26 @@ TT_API char *tt_shape_str(const tt_tensor *t, char *buf, size_t size) {
     buf[0] = '\0';
     tt__put_shape(&b, t);
     return buf;
+}
+
+/* Seconds from a fixed point, for TT_MODE_MAX_AUTOTUNE's timings: a monotonic clock where the
+   C library declares one (POSIX), else C11's timespec_get, else ISO C's clock() (processor
+   time: with threads, the sum of theirs). Firmware builds (TT_NO_MALLOC) read no clock: they
+   compile no graphs (tracing needs the heap), and every timing would tie at 0. */
+static double tt__seconds(void) {
+#if defined(TT_NO_MALLOC)
+    return 0.0;
+#elif defined(CLOCK_MONOTONIC) || defined(TIME_UTC)
+    struct timespec ts;
+#  if defined(CLOCK_MONOTONIC)
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#  else
+    timespec_get(&ts, TIME_UTC);
+#  endif
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#else
+    return (double)clock() / (double)CLOCKS_PER_SEC;
+#endif
 }
 
 /* ==========================================================================
@@ -2680,8 +2721,7 @@ typedef struct tt__cpu_node {
     bool         relu_after;      /* a fused ReLU follows: the op applies it in its GEMM epilogue */
     tt__clamp    clamp_after;     /* a fused clamp follows: the op may apply it in its epilogue, */
     bool        *clamp_applied;   /* and then sets this true (else the fused program applies it) */
-    bool         winograd_ok;     /* the graph's mode lets a convolution take Winograd (not eager's bits) */
-    const float *wino_u;          /* its constant weights transformed for Winograd ahead, or NULL */
+    const float *wino_u;          /* a convolution's constant weights prepared for its Winograd, or NULL */
 } tt__cpu_node;
 
 /* A call of op with inputs in[0..n_in) and attributes a (no backend data: eager). */
@@ -2698,7 +2738,7 @@ static tt__call tt__call_init(const char *name, int op, tt_tensor *const *in, in
 
 /* The CPU backend's data of a call (all zero for an eager call). */
 static const tt__cpu_node *tt__cpu_data(const tt__call *c) {
-    static const tt__cpu_node none = { NULL, false, { false, 0.0f, 0.0f }, NULL, false, NULL };
+    static const tt__cpu_node none = { NULL, false, { false, 0.0f, 0.0f }, NULL, NULL };
     return c->node_data ? (const tt__cpu_node *)c->node_data : &none;
 }
 
@@ -6294,106 +6334,165 @@ static bool tt__conv_direct(tt_ctx *ctx, const char *name, const tt__conv_job *j
     return true;
 }
 
-/* ---- Winograd F(2x2, 3x3): 3x3 convolutions of stride 1 in TT_MODE_MAX_AUTOTUNE ----
-   Each 2x2 block of outputs (a tile) reads a 4x4 block d of the padded input. With
-   V = B^T d B per input channel and U = G g G^T per 3x3 kernel g, the tile is A^T M A where
-   M = sum over input channels of U * V (elementwise): the 16 entries of M for every tile are
-   16 GEMMs [O, C] x [C, tiles], 16 multiplies per 4 outputs where direct convolution takes 36.
-       B^T = [1 0 -1 0; 0 1 1 0; 0 -1 1 0; 0 1 0 -1]   G = [1 0 0; .5 .5 .5; .5 -.5 .5; 0 0 1]
-       A^T = [1 1 1 0; 0 1 -1 -1]
-   The transforms round differently from direct convolution: the results are within float
-   rounding of eager's, not its bits (tests/test_conv.c bounds the error), so only graphs
-   compiled in TT_MODE_MAX_AUTOTUNE take it, and only for convolutions large enough to gain
-   (tt__winograd_pays). Tiles are numbered along tile rows, the rows of every image in turn;
-   a chunk of tile rows at a time keeps V and M within TT__WINO_CHUNK_FLOATS. */
+/* ---- Winograd F(2x2, 3x3) and F(4x4, 3x3): 3x3 convolutions of stride 1 in TT_MODE_MAX_AUTOTUNE ----
+   Each m x m block of outputs (a tile) reads an a x a block d of the padded input, a = m + 2.
+   With V = B^T d B per input channel and U = G g G^T per 3x3 kernel g, the tile is A^T M A
+   where M = sum over input channels of U * V (elementwise): the a*a entries of M for every
+   tile are a*a GEMMs [O, C] x [C, tiles]. Per output that is a*a / (m*m) multiplies where
+   direct sums take 9: 4 for F(2x2), 2.25 for F(4x4) (whose transforms cost more). The
+   matrices (Lavin and Gray, 2015) are the tables below; each transform applies them row by
+   row, a row's terms in order and its zero entries skipped. The transforms round differently
+   from direct sums, F(4x4)'s more (its entries reach 8, and 1/6 is no float): the results are
+   within a bound of the exact convolution that tests/test_conv.c works out, not eager's bits,
+   so only graphs compiled in TT_MODE_MAX_AUTOTUNE take them, for the convolutions their
+   compile chose (tt__conv_algos_plan). Tiles are numbered along tile rows, the rows of every
+   image in turn; a chunk of tile rows at a time keeps V and M within TT__WINO_CHUNK_FLOATS. */
 #define TT__WINO_CHUNK_FLOATS ((int64_t)1 << 21)   /* V and M of a chunk: 8 MB */
 #define TT__WINO_MIN_MACS     ((int64_t)1 << 24)   /* smaller convolutions keep direct sums */
+#define TT__WINO_STRIP        64                    /* tiles a transform step takes: its rows stay in L1 */
+#define TT__WINO_MAX_A        6                     /* inputs per tile edge of the largest kind */
+
+typedef struct tt__wino_kind {
+    int          m, a;                 /* outputs per tile edge; inputs per tile edge (m + 2) */
+    const float *bt, *g, *at;          /* B^T [a][a], G [a][3], A^T [m][a], by rows */
+} tt__wino_kind;
+
+static const float tt__wino2_bt[16] = { 1, 0, -1, 0,   0, 1, 1, 0,   0, -1, 1, 0,   0, 1, 0, -1 };
+static const float tt__wino2_g[12] = { 1, 0, 0,   0.5f, 0.5f, 0.5f,   0.5f, -0.5f, 0.5f,   0, 0, 1 };
+static const float tt__wino2_at[8] = { 1, 1, 1, 0,   0, 1, -1, -1 };
+static const float tt__wino4_bt[36] = { 4, 0, -5, 0, 1, 0,    0, -4, -4, 1, 1, 0,   0, 4, -4, -1, 1, 0,
+                                        0, -2, -1, 2, 1, 0,   0, 2, -1, -2, 1, 0,   0, 4, 0, -5, 0, 1 };
+static const float tt__wino4_g[18] = { 1.0f / 4, 0, 0,   -1.0f / 6, -1.0f / 6, -1.0f / 6,   -1.0f / 6, 1.0f / 6, -1.0f / 6,
+                                       1.0f / 24, 1.0f / 12, 1.0f / 6,   1.0f / 24, -1.0f / 12, 1.0f / 6,   0, 0, 1 };
+static const float tt__wino4_at[24] = { 1, 1, 1, 1, 1, 0,   0, 1, -1, 2, -2, 0,   0, 1, 1, 4, 4, 0,   0, 1, -1, 8, -8, 1 };
+
+static const tt__wino_kind tt__wino_kinds[2] = {
+    { 2, 4, tt__wino2_bt, tt__wino2_g, tt__wino2_at },
+    { 4, 6, tt__wino4_bt, tt__wino4_g, tt__wino4_at },
+};
+
+/* The kind of output tile edge m (2 or 4). */
+static const tt__wino_kind *tt__wino_kind_of(int64_t m) { return &tt__wino_kinds[m == 4]; }
 
 typedef struct tt__wino_job {
-    const tt__conv_job *conv;
-    tt__conv_job  tiles;               /* the convolution as a 4x4 window of stride 2 over tiles */
+    const tt__conv_job  *conv;
+    const tt__wino_kind *k;
+    tt__conv_job  tiles;               /* the convolution as an a x a window of stride m over tiles */
     tt__bands     b;                   /* tile rows of one image channel: the phases of `tiles` */
-    float        *U, *V, *M;           /* [16][O][C]; [16][C][P]; [16][O][P]: P tiles of the chunk */
+    float        *U, *V, *M;           /* [a*a][O][C]; [a*a][C][P]; [a*a][O][P]: P tiles of the chunk */
     int64_t       row0, rows, P;       /* the chunk: tile rows [row0, row0 + rows), P = rows * wq */
-    int64_t       vstride, mstride;    /* from one of the 16 matrices of V, of M, to the next: C*P, O*P
-                                          and 16 floats more, so that the 16 are not a multiple of 4 KB
+    int64_t       vstride, mstride;    /* from one of the a*a matrices of V, of M, to the next: C*P, O*P
+                                          and 16 floats more, so that they are not a multiple of 4 KB
                                           apart (the same L1 set: each read would evict another) */
 } tt__wino_job;
 
-/* Rows of B^T: entry i of a transformed 4-vector d is d[first] + sign * d[second]. */
-static const int tt__wino_bt[4][3] = { {0, 2, -1}, {1, 2, 1}, {2, 1, -1}, {1, 3, -1} };
-
-/* y = (p1 + si * p2) + sj * (p3 + si * p4): one entry of B^T d B along a tile row (signs
-   +-1: the products are exact, so these are the sums and differences). */
-TT__INLINE void tt__wino_in_run(float *TT__RESTRICT y, const float *TT__RESTRICT p1, const float *TT__RESTRICT p2,
-                                const float *TT__RESTRICT p3, const float *TT__RESTRICT p4, float si, float sj, int64_t n) {
-    TT__EACH(n, y[i] = (p1[i] + si * p2[i]) + sj * (p3[i] + si * p4[i]));
+/* y = sum over k < n of row[k] * p[k], along `len` tiles: one row of a transform matrix
+   applied to n vectors, its terms in order (the first a product, each next one added). */
+static void tt__wino_apply(float *TT__RESTRICT y, const float *row, const float *const *p, int n, int64_t len) {
+    bool first = true;
+    int k;
+    for (k = 0; k < n; k++) {
+        const float c = row[k], *TT__RESTRICT q = p[k];
+        if (c == 0.0f) continue;
+        if (first) TT__EACH(len, y[i] = c * q[i]);
+        else TT__EACH(len, y[i] = y[i] + c * q[i]);
+        first = false;
+    }
 }
 
-/* U = G g G^T for every input channel of output channel o of the weights wt [O, C, 3, 3]. */
-static void tt__wino_weights(const float *wt, int64_t O, int64_t C, float *U, int64_t o) {
-    int64_t c, i, k, OC = O * C;
+/* The same for one value: sum over k < n of row[k] * v[k * step]. */
+static float tt__wino_dot(const float *row, const float *v, int step, int n) {
+    bool first = true;
+    float y = 0.0f;
+    int k;
+    for (k = 0; k < n; k++) {
+        if (row[k] == 0.0f) continue;
+        y = first ? row[k] * v[k * step] : y + row[k] * v[k * step];
+        first = false;
+    }
+    return y;
+}
+
+/* U = G g G^T for every input channel of output channel o of the weights wt [O, C, 3, 3]:
+   matrix e = i*a + j of U is [O, C]. */
+static void tt__wino_weights(const tt__wino_kind *k, const float *wt, int64_t O, int64_t C, float *U, int64_t o) {
+    int64_t c, OC = O * C;
+    int i, j, s;
     for (c = 0; c < C; c++) {
         const float *g = wt + (o * C + c) * 9;
-        float t[4][3];
-        for (k = 0; k < 3; k++) {                      /* G g: rows of G combine rows of g */
-            t[0][k] = g[k];
-            t[1][k] = ((g[k] + g[3 + k]) + g[6 + k]) * 0.5f;
-            t[2][k] = ((g[k] - g[3 + k]) + g[6 + k]) * 0.5f;
-            t[3][k] = g[6 + k];
-        }
-        for (i = 0; i < 4; i++) {                      /* (G g) G^T */
-            float *u = U + (4 * i) * OC + o * C + c;
-            u[0] = t[i][0];
-            u[OC] = ((t[i][0] + t[i][1]) + t[i][2]) * 0.5f;
-            u[2 * OC] = ((t[i][0] - t[i][1]) + t[i][2]) * 0.5f;
-            u[3 * OC] = t[i][2];
-        }
+        float t[TT__WINO_MAX_A][3];
+        for (i = 0; i < k->a; i++)                     /* G g: rows of G combine rows of g */
+            for (s = 0; s < 3; s++) t[i][s] = tt__wino_dot(k->g + 3 * i, g + s, 3, 3);
+        for (i = 0; i < k->a; i++)                     /* (G g) G^T */
+            for (j = 0; j < k->a; j++) U[(i * k->a + j) * OC + o * C + c] = tt__wino_dot(k->g + 3 * j, t[i], 1, 3);
     }
 }
 
 static void tt__wino_weights_plane(const void *arg, int64_t o) {
     const tt__wino_job *w = (const tt__wino_job *)arg;
-    tt__wino_weights(w->conv->w, w->conv->O, w->conv->C, w->U, o);
+    tt__wino_weights(w->k, w->conv->w, w->conv->O, w->conv->C, w->U, o);
 }
 
-/* V = B^T d B for input channel t over the chunk's tiles, a band of tile rows at a time:
-   d[r][s] of the tiles of the band is, for all of them at once, one run of a phase (tiles
-   numbered wq = tw + 1 to a row, the last a column of junk that no output reads). */
+/* Floats of a convolution's weights prepared ahead: U, then its a*a matrices each packed
+   as the SGEMM's A. */
+static size_t tt__wino_prepared_floats(const tt__kernels *kt, const tt__wino_kind *k, int64_t O, int64_t C) {
+    return (size_t)(k->a * k->a) * ((size_t)(O * C) + tt__prepacked_a_floats(kt, O, C));
+}
+
+static void tt__wino_prepare(const tt__kernels *kt, const tt__wino_kind *k, const float *wt, int64_t O, int64_t C, float *dst) {
+    size_t per_packed = tt__prepacked_a_floats(kt, O, C);
+    float *packed = dst + k->a * k->a * O * C;
+    int64_t o;
+    int e;
+    for (o = 0; o < O; o++) tt__wino_weights(k, wt, O, C, dst, o);
+    for (e = 0; e < k->a * k->a; e++) tt__prepack_a(kt, packed + e * per_packed, dst + e * O * C, C, 1, O, C);
+}
+
+/* V = B^T d B, over `len` tiles from tile `at` of the chunk: d[r][s] points at entry (r, s)
+   of the first one (one run of a phase: see tt__wino_input_task), t holds B^T d. */
+static void tt__wino_input_strip(const tt__wino_job *w, const float *const *d, float *V, int64_t len,
+                                 float (*t)[TT__WINO_STRIP]) {
+    const tt__wino_kind *k = w->k;
+    const float *p[TT__WINO_MAX_A];
+    int i, j, r;
+    for (i = 0; i < k->a; i++)                         /* B^T d: rows of B^T combine rows of d */
+        for (j = 0; j < k->a; j++) {
+            for (r = 0; r < k->a; r++) p[r] = d[r * k->a + j];
+            tt__wino_apply(t[i * k->a + j], k->bt + i * k->a, p, k->a, len);
+        }
+    for (i = 0; i < k->a; i++)                         /* (B^T d) B: rows of B^T combine its columns */
+        for (j = 0; j < k->a; j++) {
+            for (r = 0; r < k->a; r++) p[r] = t[i * k->a + r];
+            tt__wino_apply(V + (i * k->a + j) * w->vstride, k->bt + j * k->a, p, k->a, len);
+        }
+}
+
+/* V for input channel t over the chunk's tiles, a band of tile rows at a time: d[r][s] of the
+   tiles of the band is, for all of them at once, one run of a phase (tiles numbered wq = tw + 1
+   to a row, the last a column of junk that no output reads), taken TT__WINO_STRIP at a time. */
 static void tt__wino_input_task(void *arg, int64_t t, int thread) {
     const tt__wino_job *w = (const tt__wino_job *)arg;
     const tt__bands *b = &w->b;
     const tt__conv_job *j = w->conv;
+    const int m = w->k->m, a = w->k->a;
     float *phases = b->scratch + thread * b->per_thread;
-    int64_t th = w->tiles.OH, r = w->row0, e;
+    float tmp[TT__WINO_MAX_A * TT__WINO_MAX_A][TT__WINO_STRIP];
+    int64_t th = w->tiles.OH, r = w->row0, s0;
     memset(phases, 0, sizeof(float) * (size_t)b->zeroed);
     while (r < w->row0 + w->rows) {
         int64_t img = r / th, ty = r % th, n = tt__min64(b->rows, tt__min64(th - ty, w->row0 + w->rows - r));
-        const float *d[4][4];                          /* d[rr][ss] of the band's first tile */
-        int rr, ss;
+        float *V = w->V + t * w->P + (r - w->row0) * b->wq;
+        const float *d[TT__WINO_MAX_A * TT__WINO_MAX_A];
+        int e;
         tt__bands_fill(b, j->x + (img * j->C + t) * j->H * j->W, ty, phases);
-        for (rr = 0; rr < 4; rr++)
-            for (ss = 0; ss < 4; ss++) d[rr][ss] = phases + (rr % 2 * 2 + ss % 2) * b->phase + rr / 2 * b->wq + ss / 2;
-        for (e = 0; e < 16; e++) {                     /* entry (e / 4, e % 4) of V */
-            const int *bi = tt__wino_bt[e / 4], *bj = tt__wino_bt[e % 4];
-            tt__wino_in_run(w->V + e * w->vstride + t * w->P + (r - w->row0) * b->wq, d[bi[0]][bj[0]], d[bi[1]][bj[0]],
-                            d[bi[0]][bj[1]], d[bi[1]][bj[1]], (float)bi[2], (float)bj[2], n * b->wq);
+        for (s0 = 0; s0 < n * b->wq; s0 += TT__WINO_STRIP) {
+            for (e = 0; e < a * a; e++)
+                d[e] = phases + (e / a % m * m + e % a % m) * b->phase + e / a / m * b->wq + e % a / m + s0;
+            tt__wino_input_strip(w, d, V + s0, tt__min64(TT__WINO_STRIP, n * b->wq - s0), tmp);
         }
         r += n;
     }
 }
-
-/* y = (a + b) + c and y = (a - b) - c along tiles: the rows of A^T, applied to columns of M. */
-TT__INLINE void tt__wino_sum3(float *TT__RESTRICT y, const float *TT__RESTRICT a, const float *TT__RESTRICT b,
-                              const float *TT__RESTRICT c, int64_t n) {
-    TT__EACH(n, y[i] = (a[i] + b[i]) + c[i]);
-}
-TT__INLINE void tt__wino_diff3(float *TT__RESTRICT y, const float *TT__RESTRICT a, const float *TT__RESTRICT b,
-                               const float *TT__RESTRICT c, int64_t n) {
-    TT__EACH(n, y[i] = (a[i] - b[i]) - c[i]);
-}
-
-#define TT__WINO_OUT_TILES 64          /* tiles of one output transform step: 3 KB of rows */
 
 /* y = y + bias (then ReLU): the ops' expressions, along tiles. */
 TT__INLINE void tt__wino_bias_relu(float *TT__RESTRICT y, const float *bias, bool relu, int64_t n) {
@@ -6402,108 +6501,129 @@ TT__INLINE void tt__wino_bias_relu(float *TT__RESTRICT y, const float *bias, boo
     if (relu) TT__EACH(n, y[i] = tt__reluf(y[i]));
 }
 
-/* Output channel o of the chunk's tiles: A^T M A, the bias and a graph's ReLU along 64 tiles
-   at a time (16 rows of M in, the 4 outputs of each tile out), then each tile's 2x2 block
-   into the output, clipped to it (a row's junk tile skipped). */
-static void tt__wino_output_plane(const void *arg, int64_t o) {
-    const tt__wino_job *w = (const tt__wino_job *)arg;
+/* The m x m outputs y of `len` tiles from tile p0 of the chunk into output channel o, each
+   clipped to the output (a row's junk tile skipped). */
+static void tt__wino_scatter(const tt__wino_job *w, float (*y)[TT__WINO_STRIP], int64_t o, int64_t p0, int64_t len) {
     const tt__conv_job *j = w->conv;
-    int64_t th = w->tiles.OH, tw = w->tiles.OW, wq = w->b.wq, p0, k;
-    float f[8][TT__WINO_OUT_TILES], y[4][TT__WINO_OUT_TILES];
-    for (p0 = 0; p0 < w->P; p0 += TT__WINO_OUT_TILES) {
-        int64_t n = tt__min64(TT__WINO_OUT_TILES, w->P - p0), q, r = w->row0 + p0 / wq, tx = p0 % wq;
-        const float *m = w->M + o * w->P + p0;
-        float *out = NULL;
-        bool two_rows = false;
-        for (k = 0; k < 4; k++) {                      /* A^T M: column k of M */
-            tt__wino_sum3(f[k], m + k * w->mstride, m + (4 + k) * w->mstride, m + (8 + k) * w->mstride, n);
-            tt__wino_diff3(f[4 + k], m + (4 + k) * w->mstride, m + (8 + k) * w->mstride, m + (12 + k) * w->mstride, n);
-        }
-        for (k = 0; k < 2; k++) {                      /* (A^T M) A */
-            tt__wino_sum3(y[2 * k], f[4 * k], f[4 * k + 1], f[4 * k + 2], n);
-            tt__wino_diff3(y[2 * k + 1], f[4 * k + 1], f[4 * k + 2], f[4 * k + 3], n);
-        }
-        for (k = 0; k < 4; k++) tt__wino_bias_relu(y[k], j->b ? j->b + o : NULL, j->relu, n);
-        for (q = 0; q < n; q++, tx++) {
-            int64_t ow;
-            if (tx == wq) {                            /* the next tile row */
-                tx = 0;
-                r++;
-            }
-            if (tx == 0 || q == 0) {                   /* the output rows of tile row r */
-                out = j->y + ((r / th * j->O + o) * j->OH + r % th * 2) * j->OW;
-                two_rows = r % th * 2 + 1 < j->OH;
-            }
-            if (tx >= tw) continue;                    /* the row's junk tile */
-            ow = 2 * tx;
-            out[ow] = y[0][q];
-            if (ow + 1 < j->OW) out[ow + 1] = y[1][q];
-            if (two_rows) out[j->OW + ow] = y[2][q];
-            if (two_rows && ow + 1 < j->OW) out[j->OW + ow + 1] = y[3][q];
-        }
+    const int m = w->k->m;
+    int64_t th = w->tiles.OH, wq = w->b.wq, q;
+    for (q = 0; q < len; q++) {
+        int64_t r = w->row0 + (p0 + q) / wq, tx = (p0 + q) % wq, oh0 = r % th * m, ow0 = tx * m;
+        float *out = j->y + ((r / th * j->O + o) * j->OH + oh0) * j->OW + ow0;
+        int dy, dx;
+        if (tx == wq - 1) continue;                    /* the row's junk tile */
+        for (dy = 0; dy < m && oh0 + dy < j->OH; dy++)
+            for (dx = 0; dx < m && ow0 + dx < j->OW; dx++) out[dy * j->OW + dx] = y[dy * m + dx][q];
     }
 }
 
-/* True when a convolution of j's shape takes Winograd in a graph that allows it: 3x3,
-   stride 1, no dilation, groups 1, 16 or more channels each side, TT__WINO_MIN_MACS, rows of
-   6 tiles or more (11+ outputs) and 192 tiles or more in all. Measured (AVX-512 EPYC, one
-   thread, effective GFLOP/s against direct sums): ResNet-18's 3x3s at batch 16 on 56x56 to
-   14x14 94-128 against 71-74; on 7x7 (4 tiles a row, a quarter of them junk or clipped) 81
-   against 84; AlexNet's at batch 1 on 13x13 (56 tiles: narrow GEMMs) 66-80 against 77-84. */
-static bool tt__winograd_pays(const tt__conv_job *j, int64_t N) {
-    double macs = (double)N * (double)j->O * (double)j->C * 9.0 * (double)j->OH * (double)j->OW;
-    int64_t tw = (j->OW + 1) / 2, tiles = N * ((j->OH + 1) / 2) * (tw + 1);
-    return j->KH == 3 && j->KW == 3 && j->p.stride[0] == 1 && j->p.stride[1] == 1 && j->p.dilation[0] == 1 &&
-           j->p.dilation[1] == 1 && j->p.groups == 1 && j->C >= 16 && j->O >= 16 && macs >= (double)TT__WINO_MIN_MACS &&
-           tw >= 6 && tiles >= 192;
+/* Output channel o of the chunk's tiles: A^T M A, the bias and a graph's ReLU along
+   TT__WINO_STRIP tiles at a time (a*a rows of M in, the m*m outputs of each tile out), then
+   into the output. */
+static void tt__wino_output_plane(const void *arg, int64_t o) {
+    const tt__wino_job *w = (const tt__wino_job *)arg;
+    const tt__conv_job *j = w->conv;
+    const tt__wino_kind *k = w->k;
+    float f[4 * TT__WINO_MAX_A][TT__WINO_STRIP], y[16][TT__WINO_STRIP];
+    const float *p[TT__WINO_MAX_A];
+    int64_t p0;
+    int i, jj, r;
+    for (p0 = 0; p0 < w->P; p0 += TT__WINO_STRIP) {
+        int64_t len = tt__min64(TT__WINO_STRIP, w->P - p0);
+        const float *M = w->M + o * w->P + p0;
+        for (i = 0; i < k->m; i++)                     /* A^T M: rows of A^T combine rows of M */
+            for (jj = 0; jj < k->a; jj++) {
+                for (r = 0; r < k->a; r++) p[r] = M + (r * k->a + jj) * w->mstride;
+                tt__wino_apply(f[i * k->a + jj], k->at + i * k->a, p, k->a, len);
+            }
+        for (i = 0; i < k->m; i++)                     /* (A^T M) A: rows of A^T combine its columns */
+            for (jj = 0; jj < k->m; jj++) {
+                for (r = 0; r < k->a; r++) p[r] = f[i * k->a + r];
+                tt__wino_apply(y[i * k->m + jj], k->at + jj * k->a, p, k->a, len);
+                tt__wino_bias_relu(y[i * k->m + jj], j->b ? j->b + o : NULL, j->relu, len);
+            }
+        tt__wino_scatter(w, y, o, p0, len);
+    }
 }
 
-/* The convolution j by Winograd F(2x2, 3x3), with its weights transformed ahead (U, from a
-   frozen graph: the 16 matrices, then each packed as the SGEMM's A, tt__graph_wino_weight)
-   or now (U NULL); false (nothing written, no error left) when its buffers are not to be
-   had: the caller then sums directly. */
-static bool tt__conv_winograd(tt_ctx *ctx, const char *name, const tt__conv_job *j, int64_t N, const float *U) {
-    const float *packed = U ? U + 16 * j->O * j->C : NULL;
+/* Can Winograd compute j at all: 3x3, stride 1, no dilation, groups 1. */
+static bool tt__winograd_applies(const tt__conv_job *j) {
+    return j->KH == 3 && j->KW == 3 && j->p.stride[0] == 1 && j->p.stride[1] == 1 && j->p.dilation[0] == 1 &&
+           j->p.dilation[1] == 1 && j->p.groups == 1;
+}
+
+/* Is j large enough (with batch N) for TT_MODE_MAX_AUTOTUNE to time it: 16 or more channels
+   each side and TT__WINO_MIN_MACS multiply-adds. Below that the gain is a few microseconds,
+   less than a timing tells apart, and direct sums keep eager's bits. */
+static bool tt__winograd_worth_timing(const tt__conv_job *j, int64_t N) {
+    double macs = (double)N * (double)j->O * (double)j->C * 9.0 * (double)j->OH * (double)j->OW;
+    return tt__winograd_applies(j) && j->C >= 16 && j->O >= 16 && macs >= (double)TT__WINO_MIN_MACS;
+}
+
+/* TT_CONV_RULE's choice, the same on every machine: F(2x2, 3x3) where j is worth timing, has
+   rows of 6 tiles or more (11+ outputs) and 192 tiles or more in all. Measured (AVX-512 EPYC,
+   one thread, effective GFLOP/s against direct sums): ResNet-18's 3x3s at batch 16 on 56x56
+   to 14x14 94-128 against 71-74; on 7x7 (4 tiles a row, a quarter of them junk or clipped) 81
+   against 84; AlexNet's at batch 1 on 13x13 (56 tiles: narrow GEMMs) 66-80 against 77-84. */
+static bool tt__winograd_rule(const tt__conv_job *j, int64_t N) {
+    int64_t tw = (j->OW + 1) / 2, tiles = N * ((j->OH + 1) / 2) * (tw + 1);
+    return tt__winograd_worth_timing(j, N) && tw >= 6 && tiles >= 192;
+}
+
+/* The convolution j by Winograd with output tiles m x m (2 or 4), with its weights prepared
+   ahead (U, from a frozen graph: tt__wino_prepare) or now (U NULL); false (nothing written, no
+   error left) when its buffers are not to be had: the caller then sums directly. */
+static bool tt__conv_winograd(tt_ctx *ctx, const char *name, const tt__conv_job *j, int64_t N, int64_t m, const float *U) {
+    const tt__wino_kind *k = tt__wino_kind_of(m);
+    const int64_t A = k->a * k->a;
+    const float *packed = U ? U + A * j->O * j->C : NULL;
     size_t per_packed = tt__prepacked_a_floats(ctx->kern, j->O, j->C);
     tt__wino_job w;
     tt_scope scope, bands_scope;
     tt_status before = ctx->err.status;
-    int64_t tw = (j->OW + 1) / 2, th = (j->OH + 1) / 2, R = N * th, wq = tw + 1, chunk, g;
+    int64_t tw = (j->OW + m - 1) / m, th = (j->OH + m - 1) / m, R = N * th, wq = tw + 1, chunk, e;
     w.conv = j;
+    w.k = k;
     w.tiles = *j;
-    w.tiles.KH = w.tiles.KW = 4;
-    w.tiles.p.stride[0] = w.tiles.p.stride[1] = 2;
+    w.tiles.KH = w.tiles.KW = k->a;
+    w.tiles.p.stride[0] = w.tiles.p.stride[1] = (int)m;
     w.tiles.OH = th;
     w.tiles.OW = tw;
-    chunk = tt__max64(1, tt__min64(R, TT__WINO_CHUNK_FLOATS / (16 * (j->C + j->O) * wq)));
+    chunk = tt__max64(1, tt__min64(R, TT__WINO_CHUNK_FLOATS / (A * (j->C + j->O) * wq)));
     if (!tt__bands_plan(&w.b, &w.tiles, TT__DW_BAND_FLOATS / wq, 1, 0)) return false;
     scope = tt_scope_begin(ctx);
-    w.U = U ? (float *)U : (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(16 * j->O * j->C));
-    w.V = w.U ? (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(16 * (j->C * chunk * wq + 16))) : NULL;
-    w.M = w.V ? (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(16 * (j->O * chunk * wq + 16))) : NULL;
+    w.U = U ? (float *)U : (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(A * j->O * j->C));
+    w.V = w.U ? (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(A * (j->C * chunk * wq + 16))) : NULL;
+    w.M = w.V ? (float *)tt__alloc(ctx, name, sizeof(float) * (size_t)(A * (j->O * chunk * wq + 16))) : NULL;
     if (!w.M || !tt__bands_alloc(ctx, name, &w.b, &bands_scope)) {
         tt_scope_end(ctx, scope);
         if (before == TT_OK) tt_clear_error(ctx);
         return false;
     }
-    if (!U) tt__for_planes(ctx, tt__wino_weights_plane, &w, j->O, j->C * 40);
+    if (!U) tt__for_planes(ctx, tt__wino_weights_plane, &w, j->O, j->C * 40 * A);
     for (w.row0 = 0; w.row0 < R; w.row0 += chunk) {
         w.rows = tt__min64(chunk, R - w.row0);
         w.P = w.rows * wq;
         w.vstride = j->C * w.P + 16;
         w.mstride = j->O * w.P + 16;
         tt__parallel_for(ctx, tt__wino_input_task, &w, j->C);
-        for (g = 0; g < 16; g++)
-            tt__gemm_pre(ctx, j->O, w.P, j->C, w.U + g * j->O * j->C, j->C, 1, w.V + g * w.vstride, w.P, 1,
-                         packed ? packed + g * per_packed : NULL, NULL, w.M + g * w.mstride, NULL);
-        tt__for_planes(ctx, tt__wino_output_plane, &w, j->O, w.P * 40);
+        for (e = 0; e < A; e++)
+            tt__gemm_pre(ctx, j->O, w.P, j->C, w.U + e * j->O * j->C, j->C, 1, w.V + e * w.vstride, w.P, 1,
+                         packed ? packed + e * per_packed : NULL, NULL, w.M + e * w.mstride, NULL);
+        tt__for_planes(ctx, tt__wino_output_plane, &w, j->O, w.P * 10 * A);
     }
     tt_scope_end(ctx, bands_scope);
     tt_scope_end(ctx, scope);
     return true;
 }
 
-/* conv attrs: a.i = {stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, groups}. */
+/* conv attrs: a.i = {stride_h, stride_w, pad_h, pad_w, dil_h, dil_w, groups, algo}. algo is
+   what a TT_MODE_MAX_AUTOTUNE compile chose for a conv2d (tt__conv_algos_plan): 0 direct sums
+   (eager's, and every other mode's), 2 or 4 Winograd with m x m output tiles, or
+   TT__CONV_MEASURE until the dry run has timed it. */
+#define TT__CONV_ALGO    7
+#define TT__CONV_MEASURE (-1)
+
 static tt_conv_params tt__conv_params_of(const tt__attrs *a) {
     tt_conv_params p;
     p.stride[0] = (int)a->i[0]; p.stride[1] = (int)a->i[1];
@@ -6532,6 +6652,16 @@ static void tt__conv_as_2d(const tt_tensor *t, tt_tensor *t4) {
 }
 
 /* in = {x, weight, bias?}; CONV1D uses the same code on height-1 views. */
+/* A convolution's algorithm attribute: direct sums, or Winograd where it applies (the
+   TT__CONV_MEASURE of a compile that is still timing too). */
+static bool tt__conv_algo_valid(const tt__call *c, const tt_tensor *w) {
+    tt_conv_params p = tt__conv_params_of(&c->a);
+    int64_t algo = c->a.i[TT__CONV_ALGO];
+    bool winograd = c->op == TT__OP_CONV2D && w->ndim == 4 && w->shape[2] == 3 && w->shape[3] == 3 && p.stride[0] == 1 &&
+                    p.stride[1] == 1 && p.dilation[0] == 1 && p.dilation[1] == 1 && p.groups == 1;
+    return algo == 0 || (winograd && (algo == 2 || algo == 4 || algo == TT__CONV_MEASURE));
+}
+
 static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0], *w = c->in[1], *bias = c->in[2];
     tt_conv_params p = tt__conv_params_of(&c->a);
@@ -6563,6 +6693,11 @@ static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     }
     if (bias && (bias->ndim != 1 || bias->shape[0] != w->shape[0])) {
         tt__fail(ctx, TT_ERR_SHAPE, "%s: bias has shape %S, expected [%D]", c->name, bias, w->shape[0]);
+        return false;
+    }
+    if (!tt__conv_algo_valid(c, w)) {                  /* a graph file's choice of algorithm */
+        tt__fail(ctx, TT_ERR_ARG, "%s: algorithm %D: expected 0 (direct sums), or Winograd 2 or 4 for a 3x3 conv2d "
+                 "of stride 1, no dilation and groups 1 (weight %S)", c->name, c->a.i[TT__CONV_ALGO], w);
         return false;
     }
     tt__conv_as_2d(x, &x4);
@@ -6802,8 +6937,8 @@ static bool tt__exec_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
         return true;
     }
     direct = tt__conv_is_pointwise(&j);
-    if (tt__cpu_data(c)->winograd_ok && tt__winograd_pays(&j, N) && tt__conv_winograd(ctx, c->name, &j, N, tt__cpu_data(c)->wino_u))
-        return true;                                   /* no clamp */
+    if (c->a.i[TT__CONV_ALGO] > 0 && tt__conv_winograd(ctx, c->name, &j, N, c->a.i[TT__CONV_ALGO], tt__cpu_data(c)->wino_u))
+        return true;                                   /* the chosen Winograd (no clamp) */
     tt__clamp_done(c);                                 /* every path below has the GEMM's epilogue */
     if (G == 1 && !direct && tt__conv_direct(ctx, c->name, &j, N)) return true;
     if (G == 1 && !direct && tt__conv_gemm_implicit(ctx, &j, N, Kc)) return true;
@@ -8805,6 +8940,7 @@ struct tt_graph {
     int           *first, *last;   /* per value: lifetime in node positions (see tt__plan_lifetimes) */
     int           *root;           /* per value: the value whose buffer it uses (views: their base) */
     unsigned       debug;          /* TT_DEBUG_* */
+    tt_conv_algo   conv_algo;      /* how a TT_MODE_MAX_AUTOTUNE compile picks convolution algorithms */
     unsigned char *arena;
     size_t         arena_bytes, unplanned_bytes, constant_bytes;
     const struct tt__backend *backend;  /* what runs the compiled nodes (tt__cpu_backend) */
@@ -10029,7 +10165,13 @@ static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *mea
 static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out);
 static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out);
 static bool tt__cpu_conv_nhwc(const tt_graph *g, const tt__call *c, const tt_tensor *out);
-static const float *tt__graph_wino_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out);
+static const float *tt__graph_wino_weight(tt_graph *g, int node, const tt__call *c);
+static bool tt__graph_constant_f32(const tt_graph *g, const tt_tensor *t);
+static void tt__cpu_node_weights(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt__cpu_node *data, tt_tensor *out);
+static void tt__conv_algos_plan(tt_graph *g);
+static bool tt__conv_algos_to_time(const tt_graph *g);
+static float **tt__graph_prepared_slot(tt_graph *g, int node);
+static void tt__conv_algo_measure(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt__cpu_node *data, tt_tensor *out);
 static tt_status tt__graph_node_failed(tt_graph *g, tt_ctx *scratch, int p);
 static void tt__poison_dead(tt_graph *g, int p);
 static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n);
@@ -10080,17 +10222,21 @@ static bool tt__cpu_supports(const tt_graph *g, const tt__node *n) {
 
 /* Dry run on zero inputs (in their slots): measures the scratch every kernel needs. Weights
    are packed first, so that the dry run allocates nothing but its scratch: a graph in a user
-   buffer runs it over that buffer's free bytes, where its scratch then goes. */
+   buffer runs it over that buffer's free bytes, where its scratch then goes. Where it timed
+   convolutions (TT_MODE_MAX_AUTOTUNE), their candidates took scratch too: a second dry run
+   measures the choices'. */
 static tt_status tt__graph_size_scratch(tt_graph *g) {
     tt_ctx_desc d = tt__graph_ctx_desc(g), probe_desc;
     tt_ctx *probe;
     size_t need = 0;
     tt_status st;
+    bool timing;
     int i;
     d.n_threads = g->tape.n_threads;                   /* the scratch of a run is sized per thread */
     d.parallel_for = g->tape.parallel_for;
     d.parallel_user = g->tape.parallel_user;
     tt__cpu_plan_layouts(g);
+    tt__conv_algos_plan(g);
     tt__prepack_weights(g);
     probe_desc = d;
     if (g->home) {                                     /* its thread pool (if any) from the heap, not those bytes */
@@ -10107,7 +10253,12 @@ static tt_status tt__graph_size_scratch(tt_graph *g) {
     }
     tt__bind_params(g);
     tt__cpu_layouts(g, true);
+    timing = tt__conv_algos_to_time(g);
     st = tt__graph_exec(g, probe, &need);
+    if (st == TT_OK && timing) {
+        need = 0;
+        st = tt__graph_exec(g, probe, &need);
+    }
     tt__cpu_layouts(g, false);
     tt_ctx_destroy(probe);
     if (st != TT_OK) return st;
@@ -10147,6 +10298,36 @@ static void tt__prepack_weights(tt_graph *g) {
     }
 }
 
+/* A convolution node of a compiled graph, as the CPU backend's passes (layouts, algorithms)
+   see it. */
+typedef struct tt__graph_conv {
+    int             node;              /* the convolution node (an op node, or a fused node's head) */
+    int             x, w, y;           /* its input, weight and output values */
+    int             x_at;              /* where x is among the inputs of the node that runs it */
+    tt__conv_job    j;                 /* its shape (no data) */
+    bool            native;            /* a channels-last kernel takes it */
+} tt__graph_conv;
+
+/* The convolution node n runs (itself, or its epilogue head): false when none. */
+static bool tt__graph_conv_of(const tt_graph *g, const tt__node *n, tt__graph_conv *gc) {
+    const struct tt__program *pr = tt__is_fused(n) ? &g->progs[n->a.i[0]] : NULL;
+    const tt__node *h;
+    tt__call c;
+    memset(gc, 0, sizeof *gc);
+    gc->node = pr ? pr->head : (int)(n - g->tape.nodes);
+    h = gc->node >= 0 ? &g->tape.nodes[gc->node] : NULL;
+    if (!h || h->op != TT__OP_CONV2D) return false;
+    gc->x_at = pr ? pr->n_in : 0;                      /* a head's inputs follow the program's */
+    gc->x = tt__node_in(g, n, gc->x_at);
+    gc->w = tt__node_in(g, n, gc->x_at + 1);
+    gc->y = pr ? pr->outs[pr->head_out] : n->out;
+    if (gc->x < 0 || gc->w < 0) return false;
+    c = tt__call_init(h->name, h->op, NULL, 0, &h->a);
+    gc->j = tt__conv_job_shape(&c, &g->tape.values[gc->w].meta, &g->tape.values[gc->y].meta, g->tape.kern);
+    gc->native = tt__dw_nhwc_applies(&gc->j) || tt__pointwise_nhwc_applies(&gc->j, g->tape.values[gc->y].meta.shape[0]);
+    return true;
+}
+
 /* The layout pass (the CPU backend's, at prepare). Which values a CPU run keeps channels-last:
    4-D f32 values between convolutions that have channels-last kernels (tt__conv_nhwc_native:
    MobileNetV2's depthwise and pointwise layers), so that those run on vectors over channels
@@ -10158,30 +10339,11 @@ static void tt__prepack_weights(tt_graph *g) {
    layout, as do an output and the input whose bytes it takes in place. Only the headers a run
    sees change (tt__cpu_layouts): the bytes, offsets and memory plan stay, and graph files,
    export and a GPU backend see the channels-first graph. */
-typedef struct tt__layout_conv {
-    const tt__node *h;                 /* the convolution node (an op node, or a fused node's head) */
-    int             x, w, y;           /* its input, weight and output values */
-    int             x_at;              /* where x is among the node's inputs */
-    bool            native;            /* a channels-last kernel takes it */
-} tt__layout_conv;
-
-/* The convolution node n runs (itself, or its epilogue head): false when none. */
-static bool tt__layout_conv_of(const tt_graph *g, const tt__node *n, tt__layout_conv *lc) {
-    const struct tt__program *pr = tt__is_fused(n) ? &g->progs[n->a.i[0]] : NULL;
-    tt__conv_job j;
-    tt__call c;
-    memset(lc, 0, sizeof *lc);
-    lc->h = pr ? (pr->head >= 0 ? &g->tape.nodes[pr->head] : NULL) : n;
-    if (!lc->h || lc->h->op != TT__OP_CONV2D) return false;
-    lc->x_at = pr ? pr->n_in : 0;                      /* a head's inputs follow the program's */
-    lc->x = tt__node_in(g, n, lc->x_at);
-    lc->w = tt__node_in(g, n, lc->x_at + 1);
-    lc->y = pr ? pr->outs[pr->head_out] : n->out;
-    if (lc->x < 0 || lc->w < 0) return false;
-    c = tt__call_init(lc->h->name, lc->h->op, NULL, 0, &lc->h->a);
-    j = tt__conv_job_shape(&c, &g->tape.values[lc->w].meta, &g->tape.values[lc->y].meta, g->tape.kern);
-    lc->native = tt__dw_nhwc_applies(&j) || tt__pointwise_nhwc_applies(&j, g->tape.values[lc->y].meta.shape[0]);
-    return true;
+/* The convolution algorithm node n of a compiled graph runs (its own TT__CONV_ALGO or its
+   epilogue head's): 0 (direct sums; every other op too), or 2 or 4 (Winograd's tile). */
+static int64_t tt__conv_algo_of(const tt_graph *g, const tt__node *n) {
+    tt__graph_conv gc;
+    return tt__graph_conv_of(g, n, &gc) ? g->tape.nodes[gc.node].a.i[TT__CONV_ALGO] : 0;
 }
 
 /* May value v be channels-last at all (before its readers and writer are looked at)? */
@@ -10200,8 +10362,8 @@ static void tt__layout_votes(const tt_graph *g, bool *ok, int *votes) {
         const tt__node *n = &g->tape.nodes[g->order[p]];
         const int *outs;
         int n_out = tt__node_outs(g, n, &outs), n_prog_in = tt__is_fused(n) ? g->progs[n->a.i[0]].n_in : 0;
-        tt__layout_conv lc;
-        bool conv = tt__layout_conv_of(g, n, &lc);
+        tt__graph_conv lc;
+        bool conv = tt__graph_conv_of(g, n, &lc);
         for (k = 0; k < n->n_in; k++) {
             int u = tt__node_in(g, n, k);
             if (u < 0) continue;
@@ -10251,8 +10413,8 @@ static void tt__layout_settle(const tt_graph *g, bool *cl) {
 static bool tt__layout_has_native(const tt_graph *g) {
     int p;
     for (p = 0; p < g->n_order; p++) {
-        tt__layout_conv lc;
-        if (tt__layout_conv_of(g, &g->tape.nodes[g->order[p]], &lc) && lc.native) return true;
+        tt__graph_conv lc;
+        if (tt__graph_conv_of(g, &g->tape.nodes[g->order[p]], &lc) && lc.native) return true;
     }
     return false;
 }
@@ -10281,6 +10443,120 @@ static void tt__cpu_plan_layouts(tt_graph *g) {
     tt__heap_free(&g->tape.alloc, votes);
     if (chosen == 0) tt__heap_free(&g->tape.alloc, cl);
     else g->cpu.channels_last = cl;
+}
+
+/* Which algorithm each 3x3 convolution of a TT_MODE_MAX_AUTOTUNE graph runs (its node's
+   TT__CONV_ALGO; every other mode keeps the traced 0, direct sums): the graph's tt_conv_algo,
+   a fixed choice, TT_CONV_RULE's, or TT__CONV_MEASURE where the dry run is to time the
+   candidates (tt__conv_algo_measure). A graph loaded compiled keeps its file's choices. Runs
+   before the weights are packed: a Winograd node's are prepared its own way. */
+static void tt__conv_algos_plan(tt_graph *g) {
+    int p;
+    if (g->mode != TT_MODE_MAX_AUTOTUNE || g->loaded_compiled) return;
+    for (p = 0; p < g->n_order; p++) {
+        tt__graph_conv gc;
+        int64_t N, algo = 0;
+        if (!tt__graph_conv_of(g, &g->tape.nodes[g->order[p]], &gc)) continue;
+        N = g->tape.values[gc.y].meta.shape[0];
+        switch (g->conv_algo) {
+        case TT_CONV_MEASURED:     algo = tt__winograd_worth_timing(&gc.j, N) ? TT__CONV_MEASURE : 0; break;
+        case TT_CONV_RULE:         algo = tt__winograd_rule(&gc.j, N) ? 2 : 0; break;
+        case TT_CONV_DIRECT:       algo = 0; break;
+        case TT_CONV_WINOGRAD_2X2: algo = tt__winograd_applies(&gc.j) ? 2 : 0; break;
+        case TT_CONV_WINOGRAD_4X4: algo = tt__winograd_applies(&gc.j) ? 4 : 0; break;
+        }
+        g->tape.nodes[gc.node].a.i[TT__CONV_ALGO] = algo;
+    }
+}
+
+/* Does the dry run time any convolution? */
+static bool tt__conv_algos_to_time(const tt_graph *g) {
+    int p;
+    for (p = 0; p < g->n_order; p++) {
+        tt__graph_conv gc;
+        if (tt__graph_conv_of(g, &g->tape.nodes[g->order[p]], &gc) && g->tape.nodes[gc.node].a.i[TT__CONV_ALGO] == TT__CONV_MEASURE)
+            return true;
+    }
+    return false;
+}
+
+/* The choice of a convolution before node in the run order (timed already) whose input,
+   weight and output have the shapes of c's and whose strides and padding are c's: the same
+   layer again (ResNet's blocks); -1 when there is none. */
+static int64_t tt__conv_algo_timed_alike(const tt_graph *g, int node, const tt__call *c, const tt_tensor *out) {
+    int p, k;
+    for (p = 0; p < g->n_order; p++) {
+        tt__graph_conv gc;
+        bool same;
+        if (!tt__graph_conv_of(g, &g->tape.nodes[g->order[p]], &gc)) continue;
+        if (gc.node == node) return -1;
+        same = tt_same_shape(&g->tape.values[gc.x].meta, c->in[0]) && tt_same_shape(&g->tape.values[gc.w].meta, c->in[1]) &&
+               tt_same_shape(&g->tape.values[gc.y].meta, out);
+        for (k = 0; k < 4; k++) same = same && g->tape.nodes[gc.node].a.i[k] == c->a.i[k];
+        if (same) return g->tape.nodes[gc.node].a.i[TT__CONV_ALGO];
+    }
+    return -1;
+}
+
+/* Seconds per run of the convolution call c (data: its backend data) by algorithm algo: the
+   fastest of TT__CONV_TIMED_RUNS runs after one that warms the caches; HUGE_VAL when it
+   fails. Winograd runs with its weights prepared ahead where a frozen graph has them so. */
+#define TT__CONV_TIMED_RUNS 3
+static double tt__conv_algo_seconds(tt_graph *g, tt_ctx *scratch, tt__call *c, tt__cpu_node *data, tt_tensor *out, int64_t algo) {
+    const tt_tensor *w = c->in[1];
+    const tt__wino_kind *k = tt__wino_kind_of(algo);
+    bool prepare = algo > 0 && tt__graph_constant_f32(g, w);
+    float *u = prepare ? (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * tt__wino_prepared_floats(g->tape.kern, k, w->shape[0], w->shape[1])) : NULL;
+    double fastest = HUGE_VAL;
+    int r;
+    if (u) tt__wino_prepare(g->tape.kern, k, (const float *)tt__ptr(w), w->shape[0], w->shape[1], u);
+    c->a.i[TT__CONV_ALGO] = algo;
+    data->wino_u = u;
+    for (r = 0; r <= TT__CONV_TIMED_RUNS; r++) {
+        tt_scope s = tt_scope_begin(scratch);
+        double t0 = tt__seconds(), t;
+        bool ok = tt__op_table[c->op].exec(scratch, c, out);
+        t = tt__seconds() - t0;
+        tt_scope_end(scratch, s);
+        if (!ok || scratch->err.status != TT_OK) {
+            tt_clear_error(scratch);                   /* the run after the timing reports it */
+            fastest = HUGE_VAL;
+            break;
+        }
+        if (r > 0 && t < fastest) fastest = t;
+    }
+    tt__heap_free(&g->tape.alloc, u);
+    data->wino_u = NULL;
+    return fastest;
+}
+
+/* TT_MODE_MAX_AUTOTUNE's choice for the convolution call c of node `node`, in the dry run
+   that sizes the scratch (on the values there): direct sums, F(2x2, 3x3) and F(4x4, 3x3)
+   timed, the fastest kept in the node (direct sums on a tie: eager's bits), or the choice of
+   an earlier convolution of the same shape. A Winograd choice drops the weight packed for
+   direct sums: its slot then holds Winograd's (tt__graph_wino_weight). */
+static void tt__conv_algo_measure(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt__cpu_node *data, tt_tensor *out) {
+    static const int64_t winograd[2] = { 2, 4 };
+    int64_t choice = tt__conv_algo_timed_alike(g, node, c, out);
+    float **slot;
+    int k;
+    if (choice < 0) {
+        double best = tt__conv_algo_seconds(g, scratch, c, data, out, 0);
+        choice = 0;
+        for (k = 0; k < 2; k++) {
+            double t = tt__conv_algo_seconds(g, scratch, c, data, out, winograd[k]);
+            if (t < best) {
+                best = t;
+                choice = winograd[k];
+            }
+        }
+    }
+    g->tape.nodes[node].a.i[TT__CONV_ALGO] = c->a.i[TT__CONV_ALGO] = choice;
+    slot = choice > 0 ? tt__graph_prepared_slot(g, node) : NULL;
+    if (slot && *slot) {
+        tt__heap_free(&g->tape.alloc, *slot);
+        *slot = NULL;
+    }
 }
 
 /* Sets the headers of the channels-last values for a CPU run (on), or back to contiguous. */
@@ -10468,13 +10744,10 @@ static bool tt__graph_exec_node(tt_graph *g, tt_ctx *scratch, int p, size_t *mea
 /* One op node: its table row's kernel, handed the weight packed ahead when there is one. */
 static bool tt__cpu_run_node(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt_tensor *out) {
     tt__cpu_node data;
-    data.packed_w = tt__graph_packed_weight(g, node, c, out);
     data.relu_after = false;
     data.clamp_after.on = false;
     data.clamp_applied = NULL;
-    data.winograd_ok = g->mode == TT_MODE_MAX_AUTOTUNE;
-    data.wino_u = tt__graph_wino_weight(g, node, c, out);
-    c->node_data = &data;
+    tt__cpu_node_weights(g, scratch, node, c, &data, out);
     return tt__op_table[c->op].exec(scratch, c, out);
 }
 
@@ -10499,21 +10772,18 @@ static float **tt__graph_prepared_slot(tt_graph *g, int node) {
 static const float *tt__graph_packed_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out) {
     const tt_tensor *w = c->n_in > 1 ? c->in[1] : NULL;
     const tt__kernels *kt = g->tape.kern;
-    ptrdiff_t v = w ? w - g->rt : -1;
     bool conv = c->op == TT__OP_CONV2D || c->op == TT__OP_CONV1D, as_a;
     int64_t rows, K;
     size_t floats;
     tt__conv_job shape;
-    if (!tt__op_has(g->tape.nodes[node].op, TT__F_PACK_WEIGHT) || v < 0 || v >= g->tape.n_values ||
-        g->tape.values[v].kind != TT__V_CONST || w->dtype != TT_F32 || w->ndim < 2 || !tt_is_contiguous(w))
-        return NULL;
+    if (!tt__op_has(g->tape.nodes[node].op, TT__F_PACK_WEIGHT) || !tt__graph_constant_f32(g, w) || w->ndim < 2) return NULL;
     rows = w->shape[0];
     K = w->numel / tt__max64(rows, 1);
     if (rows == 0) return NULL;
     if (conv) {                                        /* A, but B where it runs tt__pointwise_nhwc */
         shape = tt__conv_job_shape(c, w, out, kt);
         as_a = !tt__cpu_conv_nhwc(g, c, out) || !tt__pointwise_nhwc_applies(&shape, out->shape[0]);
-        if (as_a && (!tt__conv_packs_weight(&shape) || tt__graph_wino_weight(g, node, c, out))) return NULL;
+        if (as_a && (!tt__conv_packs_weight(&shape) || tt__graph_wino_weight(g, node, c))) return NULL;
     } else {
         as_a = false;
         if (w->ndim != 2 || !tt__gemm_is_packed(kt, out->numel / rows, rows, K)) return NULL;
@@ -10542,32 +10812,44 @@ static bool tt__cpu_conv_nhwc(const tt_graph *g, const tt__call *c, const tt_ten
     return g->cpu.channels_last && x >= 0 && y >= 0 && g->cpu.channels_last[x] && g->cpu.channels_last[y];
 }
 
-/* For a convolution that takes Winograd in a TT_MODE_MAX_AUTOTUNE graph, with a constant
-   weight (frozen): the weight transformed once (on the first run, the dry run at compile),
-   as each run would transform it, the 16 matrices U followed by each packed as the SGEMM's
-   A (what tt__conv_winograd reads); NULL for every other node. */
-static const float *tt__graph_wino_weight(tt_graph *g, int node, const tt__call *c, const tt_tensor *out) {
+/* Is t the run header of a constant of g (a frozen weight), f32 and contiguous? */
+static bool tt__graph_constant_f32(const tt_graph *g, const tt_tensor *t) {
+    int v = tt__rt_value(g, t);
+    return v >= 0 && g->tape.values[v].kind == TT__V_CONST && t->dtype == TT_F32 && tt_is_contiguous(t);
+}
+
+/* For a convolution that runs by Winograd (its algorithm attribute) with a constant weight
+   (frozen): the weight prepared once (on the first run, the dry run at compile) as each run
+   would prepare it, tt__wino_prepare's U and its matrices packed (what tt__conv_winograd
+   reads); NULL for every other node. */
+static const float *tt__graph_wino_weight(tt_graph *g, int node, const tt__call *c) {
     const tt_tensor *w = c->n_in > 1 ? c->in[1] : NULL;
-    ptrdiff_t v = w ? w - g->rt : -1;
-    tt__conv_job j;
+    const tt__kernels *kt = g->tape.kern;
+    const tt__wino_kind *k = tt__wino_kind_of(c->a.i[TT__CONV_ALGO]);
     float **slot;
-    if (g->mode != TT_MODE_MAX_AUTOTUNE || c->op != TT__OP_CONV2D || v < 0 || v >= g->tape.n_values ||
-        g->tape.values[v].kind != TT__V_CONST || w->dtype != TT_F32 || w->ndim != 4 || !tt_is_contiguous(w))
+    if (c->op != TT__OP_CONV2D || c->a.i[TT__CONV_ALGO] <= 0 || !tt__graph_constant_f32(g, w) || w->ndim != 4 ||
+        !(slot = tt__graph_prepared_slot(g, node)))
         return NULL;
-    j = tt__conv_job_shape(c, w, out, g->tape.kern);
-    if (!tt__winograd_pays(&j, out->shape[0]) || !(slot = tt__graph_prepared_slot(g, node))) return NULL;
     if (!*slot) {
-        const tt__kernels *kt = g->tape.kern;
-        size_t per_packed = tt__prepacked_a_floats(kt, j.O, j.C);
-        int64_t o, m;
-        float *packed;
-        *slot = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * ((size_t)(16 * j.O * j.C) + 16 * per_packed));
-        if (!*slot) return NULL;                       /* no memory: each run transforms */
-        for (o = 0; o < j.O; o++) tt__wino_weights((const float *)tt__ptr(w), j.O, j.C, *slot, o);
-        packed = *slot + 16 * j.O * j.C;
-        for (m = 0; m < 16; m++) tt__prepack_a(kt, packed + m * per_packed, *slot + m * j.O * j.C, j.C, 1, j.O, j.C);
+        *slot = (float *)tt__heap_alloc(&g->tape.alloc, sizeof(float) * tt__wino_prepared_floats(kt, k, w->shape[0], w->shape[1]));
+        if (!*slot) return NULL;                       /* no memory: each run prepares them */
+        tt__wino_prepare(kt, k, (const float *)tt__ptr(w), w->shape[0], w->shape[1], *slot);
     }
     return *slot;
+}
+
+/* The weights a node's call c runs with (packed ahead, or prepared for its Winograd) into
+   data, its algorithm timed first where the dry run is to (tt__conv_algo_measure). */
+static void tt__cpu_node_weights(tt_graph *g, tt_ctx *scratch, int node, tt__call *c, tt__cpu_node *data, tt_tensor *out) {
+    data->packed_w = tt__graph_packed_weight(g, node, c, out);
+    data->wino_u = NULL;
+    c->node_data = data;
+    if (c->op == TT__OP_CONV2D && c->a.i[TT__CONV_ALGO] == TT__CONV_MEASURE) {
+        tt__conv_algo_measure(g, scratch, node, c, data, out);
+        data->packed_w = tt__graph_packed_weight(g, node, c, out);
+        if (data->clamp_applied) *data->clamp_applied = false;   /* set again by the run that counts */
+    }
+    data->wino_u = tt__graph_wino_weight(g, node, c);
 }
 
 /* Reports a failed node as the graph's error (the kernel's message from scratch). */
@@ -10594,6 +10876,15 @@ static void tt__poison_dead(tt_graph *g, int p) {
                    (size_t)g->offset[w] < vo + vs && vo < (size_t)g->offset[w] + tt__value_bytes(&g->tape.values[w]);
         if (!held) memset(g->arena + vo, 0xFF, vs);
     }
+}
+
+TT_API tt_status tt_graph_set_conv_algo(tt_graph *g, tt_conv_algo algo) {
+    if (!g) return TT_ERR_ARG;
+    if ((unsigned)algo > (unsigned)TT_CONV_WINOGRAD_4X4)               /* unsigned: see tt__dtype_valid */
+        return tt__gfail(g, TT_ERR_ARG, "tt_graph_set_conv_algo: algo is %d, expected a tt_conv_algo (TT_CONV_MEASURED "
+                         "to TT_CONV_WINOGRAD_4X4)", (int)algo);
+    g->conv_algo = algo;
+    return TT_OK;
 }
 
 TT_API void tt_graph_set_debug(tt_graph *g, unsigned flags) {
@@ -10659,10 +10950,7 @@ static bool tt__exec_fused(tt_graph *g, tt_ctx *scratch, const tt__node *n) {
         data.relu_after = tt__program_is_head_relu(g, pr);
         data.clamp_after = tt__program_head_clamp(g, pr);
         data.clamp_applied = &clamped;
-        data.winograd_ok = g->mode == TT_MODE_MAX_AUTOTUNE;
-        data.wino_u = tt__graph_wino_weight(g, pr->head, &hc, head_out);
-        data.packed_w = tt__graph_packed_weight(g, pr->head, &hc, head_out);
-        hc.node_data = &data;
+        tt__cpu_node_weights(g, scratch, pr->head, &hc, &data, head_out);
         if (!tt__op_table[h->op].exec(scratch, &hc, head_out)) return false;
         if (data.relu_after || clamped) return true;
     }
@@ -10860,6 +11148,9 @@ TT_API tt_graph_stats tt_graph_get_stats(const tt_graph *g) {
         int p;
         for (p = 0; p < g->n_order; p++) {
             const tt__node *n = &g->tape.nodes[g->order[p]];
+            int64_t algo = tt__conv_algo_of(g, n);
+            s.winograd_2x2 += algo == 2;
+            s.winograd_4x4 += algo == 4;
             if (!tt__is_fused(n)) continue;
             s.fused_nodes++;
             s.fused_ops += g->progs[n->a.i[0]].n_members;
@@ -11123,6 +11414,9 @@ static void tt__put_node(tt__buf *b, const tt_graph *g, const tt__node *n, bool 
     }
     tt__put(b, ") : ");
     tt__put_type(b, &out->meta);
+    if (resolved && tt__conv_algo_of(g, n) > 0) {      /* TT_MODE_MAX_AUTOTUNE's choice */
+        tt__put(b, tt__conv_algo_of(g, n) == 2 ? "  # Winograd F(2x2, 3x3)" : "  # Winograd F(4x4, 3x3)");
+    }
     tt__putc(b, '\n');
 }
 
@@ -12481,11 +12775,26 @@ static tt_graph *tt__load_alloc(tt__ttg_load *ld, const tt_allocator *al) {
     return g;
 }
 
+/* Convolution algorithms other than direct sums only where a TT_MODE_MAX_AUTOTUNE compile
+   chose them (its infer checked that each fits its convolution), and no timing left to do. */
+static bool tt__load_conv_algos(tt__ttg_load *ld, bool autotuned) {
+    int i;
+    for (i = 0; i < ld->g->tape.n_nodes; i++) {
+        const tt__node *n = &ld->g->tape.nodes[i];
+        int64_t algo = n->op == TT__OP_CONV2D ? n->a.i[TT__CONV_ALGO] : 0;
+        if (algo != 0 && (!autotuned || algo == TT__CONV_MEASURE))
+            return tt__bad(ld, "node %d (conv2d): algorithm %D in a graph not compiled in TT_MODE_MAX_AUTOTUNE, or not "
+                           "chosen", i, algo);
+    }
+    return true;
+}
+
 /* A compiled graph: its order as saved, no replacements, then the memory plan and the
    backend's prepare, as tt_graph_compile ends. Else the trace, compiled when it first runs. */
 static bool tt__load_finish(tt__ttg_load *ld, uint32_t mode, uint32_t passes, bool compiled) {
     tt_graph *g = ld->g;
     int i;
+    if (!tt__load_conv_algos(ld, compiled && mode == TT_MODE_MAX_AUTOTUNE)) return false;
     if (!compiled) {
         g->traced = (tt__node *)tt__galloc(g, sizeof(tt__node) * ((size_t)g->tape.n_nodes + 1));
         if (!g->traced) return tt__fail(ld->ctx, TT_ERR_OOM, "%s: out of memory", ld->fn), false;
