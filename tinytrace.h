@@ -12813,10 +12813,10 @@ static bool tt__load_finish(tt__ttg_load *ld, uint32_t mode, uint32_t passes, bo
     for (i = 0; i < g->tape.n_values; i++) g->remap[i] = i;
     for (i = 0; i < g->n_order; i++) g->order[i] = i;
     g->backend = tt__default_backend();
+    g->loaded_compiled = true;                         /* before prepare: it keeps the file's choices */
     if (tt__graph_plan(g) != TT_OK || tt__check_backend(g) != TT_OK || g->backend->prepare(g) != TT_OK)
         return tt__fail(ld->ctx, g->err.status, "%s: %s", ld->fn, g->err.msg), false;
     g->compiled = true;
-    g->loaded_compiled = true;
     return true;
 }
 

@@ -780,12 +780,15 @@ static int bench_layer_list(bench_layer *list, tt_ctx *wc) {
 /* Each layer timed alone on one thread (the compiled graph's kernel: tt_conv2d, bias and
    ReLU left out), as GFLOP/s and a share of the 1-thread FMA peak of the ISA it runs. */
 /* The median of 7 timed runs (after a warm-up) of the layer's convolution compiled in
-   TT_MODE_MAX_AUTOTUNE with its weight frozen (a 3x3 of stride 1 takes Winograd there when
-   it is large enough); 0 for the other layers. */
-static double bench_layer_autotune_s(tt_ctx *c, tt_tensor *x_other, tt_tensor *w, const bench_layer *l) {
+   TT_MODE_MAX_AUTOTUNE with its weight frozen and the convolution algorithm algo (Winograd
+   F(2x2, 3x3) or F(4x4, 3x3) forced, or TT_CONV_MEASURED: timed at compile); *picked: what
+   the compile chose ("direct", "F2x2", "F4x4"). 0 for layers other than 3x3 of stride 1. */
+static double bench_layer_algo_s(tt_ctx *c, tt_tensor *x_other, tt_tensor *w, const bench_layer *l, tt_conv_algo algo,
+                                 const char **picked) {
     tt_scope s = tt_scope_begin(c);
     tt_tensor *y, *x;
     tt_graph *g;
+    tt_graph_stats st;
     double t[7];
     int r;
     if (l->k != 3 || l->stride != 1 || l->groups != 1) return 0.0;
@@ -795,8 +798,11 @@ static double bench_layer_autotune_s(tt_ctx *c, tt_tensor *x_other, tt_tensor *w
     y = tt_conv2d(c, x, w, NULL, l->stride, l->pad, 1, l->groups);
     g = tt_trace_end(c, &y, 1);
     if (!g) bench_ctx_ok(c, "layer trace");
+    if (tt_graph_set_conv_algo(g, algo) != TT_OK) bench_graph_ok(g, "layer");
     if (tt_graph_compile(g, TT_MODE_MAX_AUTOTUNE, TT_PASS_ALL | TT_PASS_FREEZE) != TT_OK) bench_graph_ok(g, "layer");
     if (tt_graph_bind(g, &x, 1) != TT_OK) bench_graph_ok(g, "layer");
+    st = tt_graph_get_stats(g);
+    *picked = st.winograd_2x2 ? "F2x2" : st.winograd_4x4 ? "F4x4" : "direct";
     for (r = 0; r < 8; r++) {
         double t0 = bench_now();
         if (tt_graph_run(g, NULL, 0) != TT_OK) bench_graph_ok(g, "layer");
@@ -814,14 +820,16 @@ static void bench_layers(void) {
     const char *isa = tt_ctx_isa(c);
     double peak = bench_peak_of(isa, 1);
     int n = bench_layer_list(list, wc), i, r;
-    printf("\nconvolution layers alone, 1 thread, isa %s (1-thread FMA peak %.1f GFLOP/s); autotune: the 3x3s of\n"
-           "stride 1 compiled in TT_MODE_MAX_AUTOTUNE (Winograd F(2x2,3x3) where large), effective GFLOP/s\n", isa, peak);
-    printf("  %-15s %5s %-31s %6s %9s %8s %8s %9s %8s\n", "network", "count", "layer", "GFLOP", "median ms", "GFLOP/s", "of peak",
-           "autotune", "eff GF/s");
+    printf("\nconvolution layers alone, 1 thread, isa %s (1-thread FMA peak %.1f GFLOP/s). The 3x3s of stride 1 also\n"
+           "compiled in TT_MODE_MAX_AUTOTUNE with Winograd F(2x2,3x3) and F(4x4,3x3) forced (effective GFLOP/s: the\n"
+           "direct sums' FLOPs over Winograd's time), and what its compile picks by timing them\n", isa, peak);
+    printf("  %-15s %5s %-31s %6s %9s %8s %8s %9s %9s %6s\n", "network", "count", "layer", "GFLOP", "median ms", "GFLOP/s", "of peak",
+           "F2x2 GF/s", "F4x4 GF/s", "picks");
     for (i = 0; i < n; i++) {
         const bench_layer *l = &list[i];
         int64_t xs[4], ws[4], ohw = bench_conv_out(l->hw, l->k, l->stride, l->pad);
-        double flops = 2.0 * l->batch * (double)l->cout * (l->cin / l->groups) * l->k * l->k * (double)(ohw * ohw), t[7], ms, at;
+        double flops = 2.0 * l->batch * (double)l->cout * (l->cin / l->groups) * l->k * l->k * (double)(ohw * ohw), t[7], ms, f2, f4;
+        const char *picked = "", *forced;
         char name[64];
         tt_scope layer_scope = tt_scope_begin(wc);       /* this layer's tensors, freed after it */
         tt_tensor *x, *w;
@@ -840,10 +848,12 @@ static void bench_layers(void) {
         ms = 1e3 * t[3];
         snprintf(name, sizeof name, "%dx%d/%d %d->%d%s on %lldx%lld", l->k, l->k, l->stride, l->cin, l->cout,
                  l->groups > 1 ? " dw" : "", (long long)l->hw, (long long)l->hw);
-        at = bench_layer_autotune_s(c, x, w, l);
+        f2 = bench_layer_algo_s(c, x, w, l, TT_CONV_WINOGRAD_2X2, &forced);
+        f4 = bench_layer_algo_s(c, x, w, l, TT_CONV_WINOGRAD_4X4, &forced);
+        bench_layer_algo_s(c, x, w, l, TT_CONV_MEASURED, &picked);
         printf("  %-15s %5d %-31s %6.3f %9.3f %8.1f %7.1f%%", l->net, l->count, name, flops * 1e-9, ms,
                flops / t[3] * 1e-9, peak > 0 ? 100.0 * flops / t[3] * 1e-9 / peak : 0.0);
-        if (at > 0) printf(" %9.3f %8.1f", 1e3 * at, flops / at * 1e-9);
+        if (f2 > 0) printf(" %9.1f %9.1f %6s", flops / f2 * 1e-9, flops / f4 * 1e-9, picked);
         printf("\n");
         tt_scope_end(wc, layer_scope);
     }

@@ -424,6 +424,97 @@ static void test_conv2d_winograd(void) {
             cv_winograd_case(&cases[i], m, i % 2, 500u + 7u * (unsigned)i, __FILE__, __LINE__);
 }
 
+/* TT_MODE_MAX_AUTOTUNE's own choice (tt_conv_algo's default, TT_CONV_MEASURED): a model of two
+   3x3 convolutions of one shape (64 channels on 32x32: 38M multiply-adds each, so timed) and
+   a small one (8 output channels: never timed, direct sums). Which algorithm wins depends on the
+   machine, so this checks what holds for every outcome: one choice for both large layers
+   (the second takes the first's timing), the small one direct, the outputs within float
+   rounding of eager (eager's bits where direct sums won), and a saved and loaded graph
+   running the same choices to the same bits. Then the fixed choices: TT_CONV_RULE
+   (F(2x2, 3x3) for both large layers, whatever the machine) and TT_CONV_DIRECT (eager's
+   bits), and an unknown value refused. */
+typedef struct cv_auto { tt_tensor *w1, *w2, *w3; } cv_auto;
+
+static tt_tensor *cv_auto_forward(tt_ctx *c, tt_tensor *x, const cv_auto *m) {
+    static const int64_t small[4] = {1, 16, 64, 64};   /* the same values as 16 channels of 64x64 */
+    tt_tensor *y = tt_relu(c, tt_conv2d(c, x, m->w1, NULL, 1, 1, 1, 1));
+    y = tt_conv2d(c, y, m->w2, NULL, 1, 1, 1, 1);
+    return tt_conv2d(c, tt_reshape(c, y, 4, small), m->w3, NULL, 1, 1, 1, 1);
+}
+
+static tt_graph *cv_auto_graph(tt_ctx *c, tt_tensor *x, const cv_auto *m, tt_conv_algo algo, unsigned passes) {
+    tt_tensor *y;
+    tt_graph *g;
+    if (tt_trace_begin(c) != TT_OK) return NULL;
+    tt_trace_input(c, x, "x");
+    y = cv_auto_forward(c, x, m);
+    g = tt_trace_end(c, &y, 1);
+    if (g && (tt_graph_set_conv_algo(g, algo) != TT_OK || tt_graph_compile(g, TT_MODE_MAX_AUTOTUNE, passes) != TT_OK ||
+              tt_graph_run(g, &x, 1) != TT_OK)) {
+        printf("  %s\n", tt_graph_error(g));
+        tt_graph_destroy(g);
+        g = NULL;
+    }
+    return g;
+}
+
+static void test_conv2d_autotune_measured(void) {
+    tt_ctx *c = tu_ctx();
+    int64_t xs[4] = {1, 64, 32, 32}, w1s[4] = {64, 64, 3, 3}, w3s[4] = {8, 16, 3, 3};
+    double *vx, *v1, *v2, *v3;
+    cv_auto m;
+    tt_tensor *x = tu_rand(c, 4, xs, 901u, -1.0, 1.0, &vx), *eager;
+    tt_graph *g, *loaded = NULL;
+    tt_graph_stats st;
+    tt_check_report report;
+    void *bytes = NULL;
+    size_t n;
+    m.w1 = tu_rand(c, 4, w1s, 902u, -0.1, 0.1, &v1);
+    m.w2 = tu_rand(c, 4, w1s, 903u, -0.1, 0.1, &v2);
+    m.w3 = tu_rand(c, 4, w3s, 904u, -0.1, 0.1, &v3);
+    eager = cv_auto_forward(c, x, &m);
+    g = cv_auto_graph(c, x, &m, TT_CONV_MEASURED, TT_PASS_ALL | TT_PASS_FREEZE);
+    if (CHECK(g != NULL)) {
+        st = tt_graph_get_stats(g);
+        CHECK(st.winograd_2x2 + st.winograd_4x4 == 0 || st.winograd_2x2 == 2 || st.winograd_4x4 == 2);
+        CHECK(cv_graph_says(g, "# Winograd") == (st.winograd_2x2 + st.winograd_4x4 > 0));
+        if (st.winograd_2x2 + st.winograd_4x4 == 0) tu_same_bits(c, tt_graph_output(g, 0), eager, __FILE__, __LINE__);
+        CHECK(tt_graph_check(g, &x, 1, 1e-4, 1e-3, &report) == TT_OK);
+        if (!CHECK(report.ok && report.compared > 0)) printf("  %s\n", report.message);
+        n = tt_graph_save_memory(g, NULL, 0);
+        bytes = malloc(n);
+        if (CHECK(bytes && n > 0 && tt_graph_save_memory(g, bytes, n) == n)) loaded = tt_graph_load_memory(c, bytes, n);
+        if (CHECK(loaded != NULL) && CHECK(tt_graph_run(loaded, &x, 1) == TT_OK)) {
+            tt_graph_stats ls = tt_graph_get_stats(loaded);
+            CHECK_EQ_INT(ls.winograd_2x2, st.winograd_2x2);
+            CHECK_EQ_INT(ls.winograd_4x4, st.winograd_4x4);
+            tu_same_bits(c, tt_graph_output(loaded, 0), tt_graph_output(g, 0), __FILE__, __LINE__);
+        }
+        tt_graph_destroy(loaded);
+        free(bytes);
+        CHECK_EQ_INT(tt_graph_set_conv_algo(g, (tt_conv_algo)7), TT_ERR_ARG);
+        tt_test__str_contains(tt_graph_error(g), "tt_graph_set_conv_algo: algo is 7", __FILE__, __LINE__, "tt_graph_error(g)");
+        tt_graph_destroy(g);
+    }
+    g = cv_auto_graph(c, x, &m, TT_CONV_RULE, TT_PASS_ALL);
+    if (CHECK(g != NULL)) {
+        st = tt_graph_get_stats(g);
+        CHECK_EQ_INT(st.winograd_2x2, 2);
+        CHECK_EQ_INT(st.winograd_4x4, 0);
+        tt_graph_destroy(g);
+    }
+    g = cv_auto_graph(c, x, &m, TT_CONV_DIRECT, TT_PASS_ALL);
+    if (CHECK(g != NULL)) {
+        st = tt_graph_get_stats(g);
+        CHECK_EQ_INT(st.winograd_2x2 + st.winograd_4x4, 0);
+        tu_same_bits(c, tt_graph_output(g, 0), eager, __FILE__, __LINE__);
+        tt_graph_destroy(g);
+    }
+    if (tt_error(c)) tt_test__str_contains(tt_error(c), "(no error)", __FILE__, __LINE__, "tt_error(c)");
+    free(vx); free(v1); free(v2); free(v3);
+    tt_ctx_destroy(c);
+}
+
 static void test_conv2d_groups(void) {
     CV_SQ(2, 4, 7, 9, 6, 3, 3, 1, 1, 1, 2, 1, 200);   /* groups 2 */
     CV_SQ(1, 4, 7, 9, 2, 3, 3, 2, 0, 1, 2, 0, 201);   /* one output channel per group */
@@ -1305,6 +1396,7 @@ TT_TEST_GROUP(conv) = {
     {"conv2d_implicit_im2col", test_conv2d_implicit_im2col},
     {"conv2d_direct", test_conv2d_direct},
     {"conv2d_winograd", test_conv2d_winograd},
+    {"conv2d_autotune_measured", test_conv2d_autotune_measured},
     {"conv2d_packed_weight", test_conv2d_packed_weight},
     {"conv2d_clamp_epilogue", test_conv2d_clamp_epilogue},
     {"conv2d_channels_last", test_conv2d_channels_last},
