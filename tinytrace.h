@@ -1,4 +1,4 @@
-/* tinytrace.h - v0.11.0 - header-only tensor engine with tracing - MIT or public domain (see end)
+/* tinytrace.h - v0.12.0 - header-only tensor engine with tracing - MIT or public domain (see end)
 
    USAGE
      #define TINYTRACE_IMPLEMENTATION in exactly ONE .c or .cpp file, then #include "tinytrace.h".
@@ -93,6 +93,12 @@
      cache-blocked SGEMM; attention is flash-style (one score tile per thread).
 
    RECENT CHANGES
+     0.12.0 convolution algorithms chosen by measured speed: TT_MODE_MAX_AUTOTUNE times each
+            large 3x3 stride-1 convolution at compile by direct sums, Winograd F(2x2, 3x3) and
+            the new F(4x4, 3x3), and keeps the fastest (one timing per shape); the choice is in
+            the graph's node, saved in .ttg files (a load checks it) and shown by tt_graph_str
+            and tt_graph_stats; tt_graph_set_conv_algo fixes it instead (TT_CONV_RULE: 0.11's
+            rule; direct; either Winograd). Other modes and every output of 0.11 unchanged.
      0.11.0 channels-last layouts: the CPU backend keeps the values between convolutions that
             have channels-last kernels (depthwise; 1x1 where eager's GEMM is packed) in NHWC
             order during runs, with a depthwise kernel over channels (AVX-512: a 3x3's weights
@@ -165,9 +171,9 @@
  * >>config   compile-time limits and linkage
  * ========================================================================== */
 #define TT_VERSION_MAJOR  0
-#define TT_VERSION_MINOR  11
+#define TT_VERSION_MINOR  12
 #define TT_VERSION_PATCH  0
-#define TT_VERSION_STRING "0.11.0"
+#define TT_VERSION_STRING "0.12.0"
 
 #ifndef TT_MAX_DIMS
 #define TT_MAX_DIMS 8          /* most dims a tensor may have */
@@ -5668,8 +5674,9 @@ TT_API tt_tensor *tt_linear(tt_ctx *ctx, tt_tensor *x, tt_tensor *weight, tt_ten
  * GEMM per channel would have a single row. With few input channels a direct kernel sums
  * the same products in the same order as the GEMM from zero-padded copies of the input
  * rows, without the column matrix. Both work on bands of output rows (see the bands
- * below). Graphs compiled in TT_MODE_MAX_AUTOTUNE run large 3x3 stride-1 convolutions by
- * Winograd F(2x2, 3x3), the one path that is not eager's bits. Depthwise and 1x1
+ * below). Graphs compiled in TT_MODE_MAX_AUTOTUNE may run 3x3 stride-1 convolutions by
+ * Winograd F(2x2, 3x3) or F(4x4, 3x3), as their compile chose (by timing, or as
+ * tt_graph_set_conv_algo says): the one path that is not eager's bits. Depthwise and 1x1
  * convolutions also run on channels-last data, where a graph's layout pass keeps it (its
  * kernels after the bands). conv1d is conv2d on a height-1 image.
  * ========================================================================== */

@@ -1404,6 +1404,9 @@ static void hz_graph(const hz_case *k, const hz_cfg *cf, tt_tensor **A, tt_tenso
         tt_scope_end(c, sc);
         return;
     }
+#if TT_VERSION_MAJOR > 0 || TT_VERSION_MINOR >= 12
+    tt_graph_set_conv_algo(g, TT_CONV_RULE);   /* MAX_AUTOTUNE's choices by 0.11's fixed rule, not timed: */
+#endif                                         /* the same hashes on every run and machine */
     if (tt_graph_compile(g, cf->mode, cf->passes) != TT_OK) {
         hz_name(name, sizeof name, k, cf->name, "compile", 0);
         hz_fail(name, (int)tt_graph_status(g), tt_graph_error(g));

@@ -2189,6 +2189,9 @@ static int stats_null(ar_env *e) {
 }
 static int debug_null(ar_env *e) { (void)e; tt_graph_set_debug(NULL, TT_DEBUG_POISON); return 1; }
 static int debug_flags(ar_env *e) { ar_graph(e); tt_graph_set_debug(e->g, 0x100u); return 1; }
+static int conv_algo_null(ar_env *e) { (void)e; return tt_graph_set_conv_algo(NULL, TT_CONV_RULE) == TT_ERR_ARG; }
+static int conv_algo_big(ar_env *e) { ar_graph(e); return tt_graph_set_conv_algo(e->g, (tt_conv_algo)5) == TT_ERR_ARG; }
+static int conv_algo_neg(ar_env *e) { ar_graph(e); return tt_graph_set_conv_algo(e->g, (tt_conv_algo)-1) == TT_ERR_ARG; }
 
 static int check_call(ar_env *e, tt_tensor *const *in, int n, double atol, double rtol, int with_report) {
     tt_check_report rep;
@@ -2325,6 +2328,9 @@ static const ar_row graph_rows[] = {
     ROW(tt_graph_get_stats, "g", TT_OK, stats_null),
     ROW(tt_graph_set_debug, "g", TT_OK, debug_null),
     ROW(tt_graph_set_debug, "flags", TT_ERR_ARG, debug_flags),
+    ROW(tt_graph_set_conv_algo, "g", TT_OK, conv_algo_null),
+    ROW(tt_graph_set_conv_algo, "algo", TT_ERR_ARG, conv_algo_big),
+    ROW(tt_graph_set_conv_algo, "algo", TT_ERR_ARG, conv_algo_neg),
     ROW(tt_graph_check, "g", TT_OK, check_null_g),
     ROW(tt_graph_check, "report", TT_ERR_ARG, check_null_report),
     ROW(tt_graph_check, "atol", TT_ERR_ARG, check_atol_nan),

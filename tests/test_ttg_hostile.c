@@ -657,6 +657,48 @@ static void test_weight_shape_does_not_fit(void) {
     th_model_free(&m);
 }
 
+/* A convolution's algorithm (its node's attribute 7): Winograd only where a TT_MODE_MAX_AUTOTUNE
+   compile chose it, for a 3x3 conv2d of stride 1 and groups 1, with tile 2 or 4. The valid
+   file (x [1,3,8,8] through a 3x3 conv2d that F(2x2, 3x3) was forced on) loads and runs the
+   same bits as the graph it was saved from; each patched variant is refused. */
+static void test_conv_algorithm(void) {
+    int64_t sx[4] = {1, 3, 8, 8}, sw[4] = {4, 3, 3, 3};
+    tt_tensor *w, *x, *y;
+    th_model m;
+    const th_file *f = &m.file;
+    tt_graph *loaded;
+    size_t algo_at, stride_at;
+    int conv;
+    memset(&m, 0, sizeof m);
+    m.c = tu_ctx();
+    m.x = tt_randn(m.c, 1, 4, sx);
+    w = tt_randn(m.c, 2, 4, sw);
+    tt_trace_begin(m.c);
+    x = tt_trace_input(m.c, m.x, "x");
+    y = tt_conv2d(m.c, x, w, NULL, 1, 1, 1, 1);
+    m.g = tt_trace_end(m.c, &y, 1);
+    CHECK(m.g && tt_graph_set_conv_algo(m.g, TT_CONV_WINOGRAD_2X2) == TT_OK);
+    CHECK(m.g && tt_graph_compile(m.g, TT_MODE_MAX_AUTOTUNE, TT_PASS_ALL | TT_PASS_FREEZE) == TT_OK);
+    CHECK(m.g && tt_graph_run(m.g, &m.x, 1) == TT_OK && th_save(&m));
+    if (!f->p) { th_model_free(&m); return; }
+    loaded = tt_graph_load_memory(m.c, f->p, f->n);
+    if (CHECK(loaded != NULL) && CHECK(tt_graph_run(loaded, &m.x, 1) == TT_OK)) {
+        CHECK_EQ_INT(tt_graph_get_stats(loaded).winograd_2x2, 1);
+        tu_same_bits(m.c, tt_graph_output(loaded, 0), tt_graph_output(m.g, 0), __FILE__, __LINE__);
+    }
+    tt_graph_destroy(loaded);
+    conv = th_find_node(f, "conv2d", 0);
+    if (!CHECK(conv >= 0)) { th_model_free(&m); return; }
+    algo_at = th_node(f, (uint32_t)conv) + 16 + 8 * 7;
+    stride_at = th_node(f, (uint32_t)conv) + 16;
+    CHECK_EQ_INT(th_u64(f->p + algo_at), 2);
+    TH_REFUSED(m.c, th_with_u32(f, TTH_MODE_AT, (uint32_t)TT_MODE_DEFAULT), "not compiled in TT_MODE_MAX_AUTOTUNE");
+    TH_REFUSED(m.c, th_with_u64(f, algo_at, (uint64_t)-1), "algorithm -1");
+    TH_REFUSED2(m.c, th_with_u64(f, algo_at, 3), TT_ERR_FORMAT, "algorithm 3", "does not fit its inputs");
+    TH_REFUSED2(m.c, th_with_u64(f, stride_at, 2), TT_ERR_FORMAT, "algorithm 2", "stride 1");
+    th_model_free(&m);
+}
+
 static void test_graph_inputs_and_outputs(void) {
     th_model m;
     const th_file *f = &m.file;
@@ -894,6 +936,7 @@ TT_TEST_GROUP(ttg_hostile) = {
     {"nodes_of_a_trace", test_nodes_of_a_trace},
     {"fused_programs", test_fused_programs},
     {"weight_shape_does_not_fit", test_weight_shape_does_not_fit},
+    {"conv_algorithm", test_conv_algorithm},
     {"graph_inputs_and_outputs", test_graph_inputs_and_outputs},
     {"passes_and_warnings", test_passes_and_warnings},
     {"register_past_the_limit", test_register_past_the_limit},
