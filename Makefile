@@ -70,8 +70,8 @@ $(BUILD)/examples/%: examples/%.c tinytrace.h
 # What a newcomer should see first: a small CNN run eagerly, traced into a graph, compiled
 # (printed before and after: fused nodes, stats), run on a new input and checked bitwise against
 # eager; then a tracer warning and an input-shape guard error.
-demo: $(BUILD)/examples/03_trace_model
-	./$(BUILD)/examples/03_trace_model
+demo: $(BUILD)/examples/04_trace_cnn
+	./$(BUILD)/examples/04_trace_cnn
 
 # The list of test groups, found in the test files (see tests/test_main.c).
 $(BUILD)/groups.inc: $(TEST_FILES)
@@ -380,10 +380,10 @@ NVCC_GENCODE = $(foreach a,$(filter $(CUDA_ARCHS),$(shell $(NVCC) --list-gpu-arc
 CUDA_LIB    := $(dir $(shell command -v $(NVCC) 2>/dev/null))../lib64
 HAVE_CUBLAS := $(wildcard $(CUDA_LIB)/libcublas.so)
 
-cuda: $(CUDA_DIR)/tinytrace_cuda.o $(CUDA_DIR)/test_cuda $(CUDA_DIR)/bench_cuda $(BUILD)/examples/07_gpu_cuda
+cuda: $(CUDA_DIR)/tinytrace_cuda.o $(CUDA_DIR)/test_cuda $(CUDA_DIR)/bench_cuda $(BUILD)/examples/11_gpu_cuda
 	@bash tests/cuda_ptxas_report.sh $(CUDA_DIR)/ptxas.log
-	@echo "== examples/07_gpu.c linked with the nvcc build (on a machine with no GPU it says so):"
-	./$(BUILD)/examples/07_gpu_cuda
+	@echo "== examples/11_gpu.c linked with the nvcc build (on a machine with no GPU it says so):"
+	./$(BUILD)/examples/11_gpu_cuda
 
 $(CUDA_DIR)/tinytrace_cuda.o: tinytrace_cuda.cu tinytrace.h
 	@mkdir -p $(CUDA_DIR)
@@ -396,7 +396,7 @@ $(CUDA_DIR)/bench_cuda: bench/bench_cuda.cu bench/bench_models.h bench/bench_uti
 	  $< $(CUDA_DIR)/tinytrace_cuda.o -o $@ \
 	  $(if $(HAVE_CUBLAS),-lcublas) -lpthread
 
-$(BUILD)/examples/07_gpu_cuda: examples/07_gpu.c tinytrace.h $(CUDA_DIR)/tinytrace_cuda.o
+$(BUILD)/examples/11_gpu_cuda: examples/11_gpu.c tinytrace.h $(CUDA_DIR)/tinytrace_cuda.o
 	@mkdir -p $(dir $@)
 	$(GCC) -std=c99 $(WARN) $(OPT) -DTT_CUDA -I. $< $(CUDA_DIR)/tinytrace_cuda.o -o $@ -L$(CUDA_LIB) -Wl,-rpath,$(CUDA_LIB) \
 	  -lcudart -lstdc++ $(LIBS)

@@ -202,7 +202,7 @@ static tt_tensor *tr_branchy_apply(tt_ctx *c, tt_tensor *const *xs, const void *
     return tt_neg(c, xs[0]);
 }
 
-/* ---- examples/01_demo_model.c and examples/03_trace_model.c ---------------------------------------- */
+/* ---- examples/01b_eager_model.c and examples/04_trace_cnn.c ---------------------------------------- */
 
 typedef struct demo01_w { tt_tensor *conv_w, *conv_b, *bn_mean, *bn_var, *fc_w; } demo01_w;
 
@@ -788,11 +788,11 @@ static const hz_case hz_cases[] = {
     CW("zoo.branchy", tr_branchy_apply, NULL, "f:6x9", 0u),
 
     /* examples */
-    CM("example.01_demo_model", demo01_multi, &hz_d01, "f@100:1x3x8x8", HZP),
-    CM("example.01_demo_model_b4", demo01_multi, &hz_d01, "f:4x3x8x8", 0u),
+    CM("example.01b_eager_model", demo01_multi, &hz_d01, "f@100:1x3x8x8", HZP),
+    CM("example.01b_eager_model_b4", demo01_multi, &hz_d01, "f:4x3x8x8", 0u),
     CM("example.02_where_not_if", demo02_multi, NULL, "q:61x701", HZP),
     CM("example.02_where_linspace", demo02_linspace_multi, NULL, "f:11", HZP),
-    CW("example.03_trace_model", demo03_fwd, &hz_d03, "f@1:2x3x16x16", HZP),
+    CW("example.04_trace_cnn", demo03_fwd, &hz_d03, "f@1:2x3x16x16", HZP),
 
     /* tests/test_trace.c: one graph per public op */
     CW("op.neg", tr_op_neg, NULL, "f:3x4x5", 0u),

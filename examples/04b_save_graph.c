@@ -1,10 +1,10 @@
-/* build: cc -std=c99 -O2 -I.. 04_save_graph.c -lm -lpthread && ./a.out [dir]
+/* build: cc -std=c99 -O2 -I.. 04b_save_graph.c -lm -lpthread && ./a.out [dir]
 
-   04_save_graph - trace a model once, save the compiled graph to a file (torch.jit.save).
+   04b_save_graph - trace a model once, save the compiled graph to a file (torch.jit.save).
    A SimpleCNN (conv -> batch norm -> relu -> max pool, global average pool, linear) is traced,
    compiled with TT_PASS_FREEZE (the weights become constants of the graph, batch norm folds
    into the convolution), and saved as DIR/simple_cnn.ttg with tt_graph_save. The output for a
-   fixed input goes to DIR/simple_cnn.out, so that 05_load_graph, a program with no model code
+   fixed input goes to DIR/simple_cnn.out, so that 04c_load_graph, a program with no model code
    at all, can check that the graph it loads computes the very same bits. Before that, this
    program loads the file back itself and compares. DIR is the first argument ("." if none). */
 #define TINYTRACE_IMPLEMENTATION

@@ -1,6 +1,6 @@
-/* build: cc -std=c99 -O2 -I.. 06_export_c.c -lm -lpthread && ./a.out [dir]
+/* build: cc -std=c99 -O2 -I.. 09_firmware.c -lm -lpthread && ./a.out [dir]
 
-   06_export_c - a traced model as C source for a microcontroller (like onnx2c, from a trace).
+   09_firmware - a traced model as C source for a microcontroller (like onnx2c, from a trace).
    A small CNN for 16x16 grey images (conv -> relu -> max pool, conv -> relu -> global average
    pool, linear) is traced and compiled with its weights frozen, then tt_graph_export_c writes
    DIR/tinycnn.h and DIR/tinycnn.c: the weights as static const arrays (flash), and

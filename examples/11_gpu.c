@@ -1,12 +1,12 @@
-/* 07_gpu.c - the same traced graph on the CPU and on an NVIDIA GPU (tinytrace_cuda.cu).
+/* 11_gpu.c - the same traced graph on the CPU and on an NVIDIA GPU (tinytrace_cuda.cu).
 
    The model is traced and compiled once; the compiled graph runs on the CPU, then moves to the
    GPU with tt_graph_to_cuda (its constants uploaded once, its arena one device allocation) and
    runs there on the same input. With no GPU (or no driver) it says why and stays on the CPU.
 
-   Build with the CUDA backend (make does, where nvcc is installed: build/examples/07_gpu_cuda):
+   Build with the CUDA backend (make does, where nvcc is installed: build/examples/11_gpu_cuda):
      nvcc -O2 -I. -c tinytrace_cuda.cu -o tinytrace_cuda.o
-     cc -DTT_CUDA -I. examples/07_gpu.c tinytrace_cuda.o -L/usr/local/cuda/lib64 -lcudart -lstdc++ -lm -lpthread
+     cc -DTT_CUDA -I. examples/11_gpu.c tinytrace_cuda.o -L/usr/local/cuda/lib64 -lcudart -lstdc++ -lm -lpthread
    Built without TT_CUDA (plain `make`), it runs the CPU half and says how to get the GPU one.
    Checks: the compiled graph equals eager bitwise on the CPU; on a GPU, within 1e-4. */
 #define TINYTRACE_IMPLEMENTATION

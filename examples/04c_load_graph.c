@@ -1,9 +1,9 @@
-/* build: cc -std=c99 -O2 -I.. 05_load_graph.c -lm -lpthread && ./a.out [dir]
+/* build: cc -std=c99 -O2 -I.. 04c_load_graph.c -lm -lpthread && ./a.out [dir]
 
-   05_load_graph - run a model from a file, in a program that has none of its code
-   (torch::jit::load in C++). It loads DIR/simple_cnn.ttg, written by 04_save_graph, asks the
+   04c_load_graph - run a model from a file, in a program that has none of its code
+   (torch::jit::load in C++). It loads DIR/simple_cnn.ttg, written by 04b_save_graph, asks the
    graph what input it wants, makes the same input 04 used (tt_randn, seed 2026), runs it, and
-   checks the output against DIR/simple_cnn.out bit for bit. Run 04_save_graph first. */
+   checks the output against DIR/simple_cnn.out bit for bit. Run 04b_save_graph first. */
 #define TINYTRACE_IMPLEMENTATION
 #include "tinytrace.h"
 
@@ -28,7 +28,7 @@ int main(int argc, char **argv) {
     // 1. Load: every byte is checked; a broken file is an error that says what is wrong.
     g = tt_graph_load(c, graph_path);
     if (!g) {
-        printf("%s (run 04_save_graph first)\n", tt_error(c));
+        printf("%s (run 04b_save_graph first)\n", tt_error(c));
         return 1;
     }
     tt_graph_print(g);

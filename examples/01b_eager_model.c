@@ -1,6 +1,6 @@
-/* build: cc -std=c99 -O2 -I.. 01_demo_model.c -lm -lpthread && ./a.out   (or: make demo)
+/* build: cc -std=c99 -O2 -I.. 01b_eager_model.c -lm -lpthread && ./a.out   (or: make demo)
 
-   01_demo_model - a tiny convolutional classifier written with eager ops:
+   01b_eager_model - a tiny convolutional classifier written with eager ops:
        conv 3x3 -> batch norm -> relu -> max pool 2x2 -> global average pool -> linear -> softmax
    It prints each layer's output shape and the class probabilities, checks the probabilities
    and one output of the convolution against plain C, and shows what a mistake looks like.

@@ -1,6 +1,6 @@
-/* build: cc -std=c99 -O2 -I.. 03_trace_model.c -lm -lpthread && ./a.out   (or: make demo)
+/* build: cc -std=c99 -O2 -I.. 04_trace_cnn.c -lm -lpthread && ./a.out   (or: make demo)
 
-   03_trace_model - trace an eager model into a graph, compile it, run it again.
+   04_trace_cnn - trace an eager model into a graph, compile it, run it again.
    The model is a small CNN:  [conv 3x3 -> batch norm -> relu -> max pool 2] x 2
                               -> global average pool -> flatten -> linear -> x*0.5+0.1 -> gelu
    Steps: run it eagerly; trace it (the same code, recorded op by op); print the graph; compile
