@@ -2,6 +2,7 @@
 #
 #   make            build the examples (build/examples/*)
 #   make demo       build and run the example a newcomer should see first
+#   make docs       the graphs of docs/TRACING.md (text, Graphviz, and SVG where dot is installed)
 #   make test       header compile matrix + the suite built 4 ways (gcc C99, clang C11, g++ C++17,
 #                   gcc gnu11) and under AddressSanitizer + UBSan, each run once per ISA the CPU
 #                   has (AVX-512, AVX2, plain C: chosen at run time, no -m flags); the aarch64
@@ -57,7 +58,7 @@ HAVE_ARM   := $(shell command -v $(ARM_CC) >/dev/null 2>&1 && echo yes)
 NVCC       ?= nvcc
 HAVE_NVCC  := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 
-.PHONY: all demo test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native exported firmware cuda cuda-emu cuda-planted test-cuda bench-cuda clean FORCE
+.PHONY: all demo docs docs-check test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native exported firmware cuda cuda-emu cuda-planted test-cuda bench-cuda clean FORCE
 
 all: examples
 
@@ -131,6 +132,28 @@ compile-matrix:
 	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)$$'; then \
 	   echo "firmware build references malloc, stdio or pthreads"; exit 1; fi
 
+# The graphs of docs/TRACING.md: docs/graphs/gen_graphs.c traces the lessons' models and writes
+# each graph as text (NAME.txt) and Graphviz (NAME.dot). `make docs` copies them into docs/graphs
+# and draws NAME.svg where Graphviz's dot is installed; docs-check (part of test) writes them
+# again and compares (tests/check_docs.sh).
+$(BUILD)/gen_graphs: docs/graphs/gen_graphs.c tinytrace.h
+	@mkdir -p $(BUILD)
+	$(GCC) -std=c99 $(WARN) -O2 -I. $< -o $@ $(LIBS)
+
+docs: $(BUILD)/gen_graphs
+	@rm -rf $(BUILD)/docs && mkdir -p $(BUILD)/docs
+	./$(BUILD)/gen_graphs $(BUILD)/docs
+	rm -f docs/graphs/*.dot docs/graphs/*.txt
+	cp $(BUILD)/docs/*.dot $(BUILD)/docs/*.txt docs/graphs/
+	@if command -v dot >/dev/null 2>&1; then \
+	   rm -f docs/graphs/*.svg; \
+	   for f in docs/graphs/*.dot; do dot -Tsvg "$$f" -o "$${f%.dot}.svg" || exit 1; done; \
+	   echo "docs/graphs: pictures drawn by $$(dot -V 2>&1)"; \
+	 else echo "no Graphviz (dot): docs/graphs/*.svg were not redrawn (apt-get install graphviz)"; fi
+
+docs-check: $(BUILD)/gen_graphs
+	bash tests/check_docs.sh ./$(BUILD)/gen_graphs $(BUILD)/docs-check
+
 # Every public function of the header has a row in the bad-argument table (tests/test_args.c).
 check-api:
 	bash tests/check_api_table.sh
@@ -142,7 +165,7 @@ check-api:
 SUITE_RUNS := $(BUILD)/test_c99.run $(BUILD)/test_c11_clang.run $(BUILD)/test_cpp17.run $(BUILD)/test_gnu11.run \
               $(BUILD)/test_asan.run $(if $(HAVE_CROSS),$(BUILD)/test_aarch64.run) $(BUILD)/examples.run
 
-test: compile-matrix check-api exported cuda-emu $(SUITE_RUNS) $(if $(HAVE_ARM),firmware) $(if $(HAVE_NVCC),cuda)
+test: compile-matrix check-api docs-check exported cuda-emu $(SUITE_RUNS) $(if $(HAVE_ARM),firmware) $(if $(HAVE_NVCC),cuda)
 	@for t in c99 c11_clang cpp17 gnu11; do echo "test_$$t: $$(tail -n 1 $(BUILD)/test_$$t.log)"; done
 	@if [ -n "$(HAVE_CROSS)" ]; then echo "aarch64 (qemu, NEON pass): $$(tail -n 1 $(BUILD)/test_aarch64.log)"; \
 	 else echo "no $(CROSS_CC) or qemu-aarch64: the aarch64 suite is not run"; fi
