@@ -8947,6 +8947,7 @@ struct tt_graph {
     int           *first, *last;   /* per value: lifetime in node positions (see tt__plan_lifetimes) */
     int           *root;           /* per value: the value whose buffer it uses (views: their base) */
     unsigned       debug;          /* TT_DEBUG_* */
+    uint64_t       last_dump;      /* TT_DEBUG_PASSES: the hash of the nodes the last pass printed */
     tt_conv_algo   conv_algo;      /* how a TT_MODE_MAX_AUTOTUNE compile picks convolution algorithms */
     unsigned char *arena;
     size_t         arena_bytes, unplanned_bytes, constant_bytes;
@@ -8992,7 +8993,7 @@ static tt_status tt__pass_order(tt_graph *g, bool *live);
 static tt_status tt__pass_fuse(tt_graph *g, bool *live);
 static tt_status tt__graph_plan(tt_graph *g);
 static const tt__backend *tt__default_backend(void);
-static void tt__dump_pass(const tt_graph *g, const char *pass, const bool *live, bool ordered, int removed);
+static void tt__dump_pass(tt_graph *g, const char *pass, const bool *live, bool ordered, int removed);
 
 /* Records a graph's error (if it is the first) and returns the graph's status. */
 static tt_status tt__gfail(tt_graph *g, tt_status status, const char *fmt, ...) {
@@ -9199,6 +9200,7 @@ static tt_status tt__run_passes(tt_graph *g, bool *live) {
     bool ordered = false;
     int r, after, before = tt__count_nodes(g, live, ordered);
     g->n_pass_stats = 0;
+    g->last_dump = 0;
     for (r = 0; r < TT__N_PASS_ROWS; r++) {
         const tt__pass_row *row = &tt__pass_table[r];
         if ((g->passes & row->flags) != row->flags) continue;
@@ -11439,20 +11441,28 @@ static void tt__put_value(tt__buf *b, int v) {
 }
 
 /* TT_DEBUG_PASSES: the graph after one pass, "-- after simplify: 12 nodes (2 removed)",
-   then its nodes (the live ones, or the order once it exists). */
-static void tt__dump_pass(const tt_graph *g, const char *pass, const bool *live, bool ordered, int removed) {
+   then its nodes (the live ones, or the order once it exists); "unchanged" in place of the
+   nodes when they print as after the pass before (a hash of their lines tells). */
+static void tt__dump_pass(tt_graph *g, const char *pass, const bool *live, bool ordered, int removed) {
 #ifndef TT_NO_STDIO
     char line[512];
     tt__buf b;
-    int i, count = ordered ? g->n_order : g->tape.n_nodes;
-    printf("-- after %s: %d nodes (%d removed)\n", pass, tt__count_nodes(g, live, ordered), removed);
-    for (i = 0; i < count; i++) {
-        int node = ordered ? g->order[i] : i;
-        if (!ordered && !live[i]) continue;
-        tt__buf_init(&b, line, sizeof line);
-        tt__put_node(&b, g, &g->tape.nodes[node], true);
-        fputs(line, stdout);
+    uint64_t hash = 1469598103934665603u;              /* FNV-1a over the lines */
+    int i, k, print, count = ordered ? g->n_order : g->tape.n_nodes;
+    for (print = 0; print < 2; print++) {              /* first hash the lines, then print them */
+        if (print) printf("-- after %s: %d nodes (%d removed)%s\n", pass, tt__count_nodes(g, live, ordered), removed,
+                          hash == g->last_dump ? ", unchanged" : "");
+        if (print && hash == g->last_dump) break;
+        for (i = 0; i < count; i++) {
+            int node = ordered ? g->order[i] : i;
+            if (!ordered && !live[i]) continue;
+            tt__buf_init(&b, line, sizeof line);
+            tt__put_node(&b, g, &g->tape.nodes[node], true);
+            if (print) fputs(line, stdout);
+            for (k = 0; !print && line[k]; k++) hash = (hash ^ (unsigned char)line[k]) * 1099511628211u;
+        }
     }
+    g->last_dump = hash;
 #else
     (void)g; (void)pass; (void)live; (void)ordered; (void)removed;
 #endif
