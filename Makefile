@@ -58,7 +58,7 @@ HAVE_ARM   := $(shell command -v $(ARM_CC) >/dev/null 2>&1 && echo yes)
 NVCC       ?= nvcc
 HAVE_NVCC  := $(shell command -v $(NVCC) >/dev/null 2>&1 && echo yes)
 
-.PHONY: all demo docs docs-check test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native exported firmware cuda cuda-emu cuda-planted test-cuda bench-cuda clean FORCE
+.PHONY: all demo docs docs-check lesson9-firmware test test-quick test-cross test-valgrind compile-matrix check-api fuzz examples bench bench-native exported firmware cuda cuda-emu cuda-planted test-cuda bench-cuda clean FORCE
 
 all: examples
 
@@ -68,11 +68,11 @@ $(BUILD)/examples/%: examples/%.c tinytrace.h
 	@mkdir -p $(dir $@)
 	$(GCC) -std=c99 $(WARN) $(OPT) -I. $< -o $@ $(LIBS)
 
-# What a newcomer should see first: a small CNN run eagerly, traced into a graph, compiled
-# (printed before and after: fused nodes, stats), run on a new input and checked bitwise against
-# eager; then a tracer warning and an input-shape guard error.
-demo: $(BUILD)/examples/04_trace_cnn
-	./$(BUILD)/examples/04_trace_cnn
+# What a newcomer should see first (examples/00_tour.c, a few seconds): eager ops; a small CNN
+# traced, compiled (fused nodes, the memory plan) and checked bitwise against eager; how fast
+# here; the graph saved, loaded and exported as C for a microcontroller; where the course goes.
+demo: $(BUILD)/examples/00_tour
+	./$(BUILD)/examples/00_tour $(BUILD)
 
 # The list of test groups, found in the test files (see tests/test_main.c).
 $(BUILD)/groups.inc: $(TEST_FILES)
@@ -129,7 +129,7 @@ compile-matrix:
 	./$(BUILD)/test_firmware
 	$(GCC)   -std=c99   $(WARN) -Wdouble-promotion -O2 -DTT_FLOAT_ACCUM=1 tests/test_firmware.c -o $(BUILD)/test_firmware_float -lm
 	./$(BUILD)/test_firmware_float
-	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)$$'; then \
+	@if nm $(BUILD)/test_firmware | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)(@|$$)'; then \
 	   echo "firmware build references malloc, stdio or pthreads"; exit 1; fi
 
 # The graphs of docs/TRACING.md: docs/graphs/gen_graphs.c traces the lessons' models and writes
@@ -165,7 +165,7 @@ check-api:
 SUITE_RUNS := $(BUILD)/test_c99.run $(BUILD)/test_c11_clang.run $(BUILD)/test_cpp17.run $(BUILD)/test_gnu11.run \
               $(BUILD)/test_asan.run $(if $(HAVE_CROSS),$(BUILD)/test_aarch64.run) $(BUILD)/examples.run
 
-test: compile-matrix check-api docs-check exported cuda-emu $(SUITE_RUNS) $(if $(HAVE_ARM),firmware) $(if $(HAVE_NVCC),cuda)
+test: compile-matrix check-api docs-check exported cuda-emu $(SUITE_RUNS) lesson9-firmware $(if $(HAVE_ARM),firmware) $(if $(HAVE_NVCC),cuda)
 	@for t in c99 c11_clang cpp17 gnu11; do echo "test_$$t: $$(tail -n 1 $(BUILD)/test_$$t.log)"; done
 	@if [ -n "$(HAVE_CROSS)" ]; then echo "aarch64 (qemu, NEON pass): $$(tail -n 1 $(BUILD)/test_aarch64.log)"; \
 	 else echo "no $(CROSS_CC) or qemu-aarch64: the aarch64 suite is not run"; fi
@@ -310,6 +310,39 @@ firmware: $(FW_DIR)/simplecnn_ttg.elf $(FW_DIR)/simplecnn.elf $(FW_DIR)/exported
 	 cat $(FW_DIR)/simplecnn.log; \
 	 echo "firmware simplecnn: flash $(call FW_SIZE,$(FW_DIR)/simplecnn.elf) B, arena $(call FW_ARENA,SIMPLECNN_PLAIN,$(EXPORT_DIR)/simplecnn_plain.h) B, fused arena $(call FW_ARENA,SIMPLECNN,$(EXPORT_DIR)/simplecnn.h) B, $$(tail -n 1 $(FW_DIR)/simplecnn.log)"; \
 	 exit $$s
+
+# Lesson 9's firmware: examples/09_firmware.c writes tinycnn.h, tinycnn.c and tinycnn_main.c (a
+# main with static buffers: no heap, no threads, no stdio; exit status 0 when tinycnn_selftest
+# passes). Built on the host as firmware is built (TT_NO_*; nm must find no malloc, stdio or
+# pthreads in it) and run; where arm-none-eabi-gcc is installed, also as a Cortex-M4F image with
+# the firmware target's flags and startup, run under qemu-system-arm where that is installed.
+LESSON9_DIR := $(BUILD)/lesson9
+FW_NO       := -DTT_NO_THREADS -DTT_NO_MALLOC -DTT_NO_STDIO
+
+$(LESSON9_DIR)/stamp: $(BUILD)/examples/09_firmware
+	@mkdir -p $(LESSON9_DIR)
+	$< $(LESSON9_DIR) > $(LESSON9_DIR)/lesson.log 2>&1 || { cat $(LESSON9_DIR)/lesson.log; exit 1; }
+	@touch $@
+
+$(LESSON9_DIR)/tinycnn_host: $(LESSON9_DIR)/stamp tinytrace.h
+	$(GCC) -std=c99 $(WARN) -Wdouble-promotion -O2 $(FW_NO) -I. -I$(LESSON9_DIR) \
+	  $(LESSON9_DIR)/tinycnn.c $(LESSON9_DIR)/tinycnn_main.c -o $@ -lm
+
+$(FW_DIR)/lesson9.elf: $(LESSON9_DIR)/stamp tinytrace.h $(FW_DIR)/startup.o tests/firmware/link.ld
+	$(ARM_CC) -std=c99 $(WARN) -Wdouble-promotion $(FW_FLAGS) -I. -I$(LESSON9_DIR) -c $(LESSON9_DIR)/tinycnn.c -o $(FW_DIR)/lesson9_tinycnn.o
+	$(ARM_CC) -std=c99 $(WARN) -Wdouble-promotion $(FW_FLAGS) -I$(LESSON9_DIR) -c $(LESSON9_DIR)/tinycnn_main.c -o $(FW_DIR)/lesson9_main.o
+	$(ARM_CC) $(FW_FLAGS) $(FW_DIR)/lesson9_tinycnn.o $(FW_DIR)/lesson9_main.o $(FW_DIR)/startup.o $(FW_LINK) \
+	  -Wl,-Map=$(FW_DIR)/lesson9.map -o $@
+
+lesson9-firmware: $(LESSON9_DIR)/tinycnn_host $(if $(HAVE_ARM),$(FW_DIR)/lesson9.elf)
+	@sed -n '/^the device needs/,$$p' $(LESSON9_DIR)/lesson.log
+	@if nm $(LESSON9_DIR)/tinycnn_host | grep -E ' U (malloc|calloc|realloc|free|printf|puts|fopen|fwrite|pthread_[a-z_]*)(@|$$)'; then \
+	   echo "lesson 9's firmware references malloc, stdio or pthreads"; exit 1; fi
+	@$(LESSON9_DIR)/tinycnn_host || { s=$$?; echo "lesson 9's firmware (host build) failed: exit status $$s"; exit 1; }
+	@echo "lesson 9's firmware (host build, $(FW_NO)): no heap, stdio or threads linked; selftest passed"
+	@if [ -n "$(HAVE_ARM)" ]; then echo "== firmware: lesson 9's tinycnn ($(FW_DIR)/lesson9.elf)"; \
+	   bash tests/firmware/check_image.sh $(FW_DIR)/lesson9.elf float-only || exit 1; \
+	 else echo "no $(ARM_CC): lesson 9's Cortex-M4F image is not built"; fi
 
 # startup.c is bare-metal glue (register variables, a vector table of addresses): no -Wpedantic.
 $(FW_DIR)/startup.o: tests/firmware/startup.c tests/firmware/startup.h

@@ -1,4 +1,4 @@
-/* build: cc -std=c99 -O2 -I.. 01b_eager_model.c -lm -lpthread && ./a.out   (or: make demo)
+/* build: cc -std=c99 -O2 -I.. 01b_eager_model.c -lm -lpthread && ./a.out
 
    01b_eager_model - a tiny convolutional classifier written with eager ops:
        conv 3x3 -> batch norm -> relu -> max pool 2x2 -> global average pool -> linear -> softmax

@@ -1,4 +1,4 @@
-/* build: cc -std=c99 -O2 -I.. 04_trace_cnn.c -lm -lpthread && ./a.out   (or: make demo)
+/* build: cc -std=c99 -O2 -I.. 04_trace_cnn.c -lm -lpthread && ./a.out
 
    04_trace_cnn - trace an eager model into a graph, compile it, run it again.
    The model is a small CNN:  [conv 3x3 -> batch norm -> relu -> max pool 2] x 2
