@@ -6658,7 +6658,6 @@ static void tt__conv_as_2d(const tt_tensor *t, tt_tensor *t4) {
     t4->shape[2] = 1;           t4->stride[2] = 0;
 }
 
-/* in = {x, weight, bias?}; CONV1D uses the same code on height-1 views. */
 /* A convolution's algorithm attribute: direct sums, or Winograd where it applies (the
    TT__CONV_MEASURE of a compile that is still timing too). */
 static bool tt__conv_algo_valid(const tt__call *c, const tt_tensor *w) {
@@ -6669,6 +6668,7 @@ static bool tt__conv_algo_valid(const tt__call *c, const tt_tensor *w) {
     return algo == 0 || (winograd && (algo == 2 || algo == 4 || algo == TT__CONV_MEASURE));
 }
 
+/* in = {x, weight, bias?}; CONV1D uses the same code on height-1 views. */
 static bool tt__infer_conv(tt_ctx *ctx, const tt__call *c, tt_tensor *out) {
     const tt_tensor *x = c->in[0], *w = c->in[1], *bias = c->in[2];
     tt_conv_params p = tt__conv_params_of(&c->a);
