@@ -242,20 +242,28 @@ static const char *without_dirs(const char *warning) {
     return start;
 }
 
+// Opens DIR/NAME.EXT and writes what print (tt_graph_str or tt_graph_dot) writes for g; the
+// file stays open for more (NULL, and a message, when it cannot be made or there is no memory).
+static FILE *start_file(const char *dir, const char *name, const char *ext, const tt_graph *g,
+                        size_t (*print)(const tt_graph *, char *, size_t), char *file, size_t size) {
+    snprintf(file, size, "%s.%s", name, ext);
+    FILE *f = create(dir, file);
+    char *text = text_of(g, print);
+    if (f && text) fputs(text, f);
+    if (f && !text) {
+        fclose(f);
+        f = NULL;
+    }
+    free(text);
+    return f;
+}
+
 // NAME.txt: the graph as tt_graph_str prints it, its warnings as tt_graph_print prints them,
 // then the stats that do not depend on the ISA.
 static int write_txt(const char *dir, const char *name, const tt_graph *g) {
     char file[256];
-    snprintf(file, sizeof file, "%s.txt", name);
-    FILE *f = create(dir, file);
-    char *text = text_of(g, tt_graph_str);
-    if (!f || !text) {
-        if (f) fclose(f);
-        free(text);
-        return 1;
-    }
-    fputs(text, f);
-    free(text);
+    FILE *f = start_file(dir, name, "txt", g, tt_graph_str, file, sizeof file);
+    if (!f) return 1;
     for (int i = 0; i < tt_graph_num_warnings(g); i++) fprintf(f, "warning: %s\n", without_dirs(tt_graph_warning(g, i)));
     tt_graph_stats st = tt_graph_get_stats(g);
     fprintf(f, "# %d nodes (%d traced), %d fused; arena %zu bytes (%zu unplanned); constants %zu bytes\n",
@@ -266,17 +274,8 @@ static int write_txt(const char *dir, const char *name, const tt_graph *g) {
 // NAME.dot: the graph for Graphviz.
 static int write_dot(const char *dir, const char *name, const tt_graph *g) {
     char file[256];
-    snprintf(file, sizeof file, "%s.dot", name);
-    FILE *f = create(dir, file);
-    char *text = text_of(g, tt_graph_dot);
-    if (!f || !text) {
-        if (f) fclose(f);
-        free(text);
-        return 1;
-    }
-    fputs(text, f);
-    free(text);
-    return finish(f, file);
+    FILE *f = start_file(dir, name, "dot", g, tt_graph_dot, file, sizeof file);
+    return f ? finish(f, file) : 1;
 }
 
 // g compiled with passes (0: as traced), then NAME.txt and NAME.dot.
